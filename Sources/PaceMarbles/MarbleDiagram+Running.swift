@@ -1,0 +1,64 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Pace open source project.
+// Licensed under Apache License v2.0. See LICENSE.txt for license information.
+//===----------------------------------------------------------------------===//
+
+public import Pace
+
+extension MarbleDiagram {
+  /// Runs this diagram as the input of `pipeline` in virtual frames and returns
+  /// the output diagram.
+  ///
+  /// Frame `n` is ``VirtualInstant/frame(_:)``. The pipeline starts at frame 0;
+  /// then, frame by frame, the inputs of the frame are handled in order and the
+  /// timers due at or before it fire. The run goes on past the last input for as
+  /// long as a timer is pending (an input that never finishes still has its
+  /// trailing values emitted), and stops at the output's finish or failure.
+  ///
+  ///     let input = try MarbleDiagram(parsing: "abcd----e---f-g-|")
+  ///     let output = input.run(through: PacingPipeline([
+  ///       try DebounceStateMachine<String, VirtualInstant>(interval: .frames(3))
+  ///     ]))
+  ///     output.description  // "------d----e----[g|]"
+  public func run(through pipeline: PacingPipeline<String, VirtualInstant>) -> MarbleDiagram {
+    var pipeline = pipeline
+    var output: [Entry] = []
+    func record(_ events: [PacingEvent<String>], at frame: Int) {
+      for event in events {
+        switch event {
+        case .value(let value): output.append(Entry(frame: frame, event: .value(value)))
+        case .finished: output.append(Entry(frame: frame, event: .finish))
+        case .failed: output.append(Entry(frame: frame, event: .failure))
+        }
+      }
+    }
+
+    record(pipeline.start(at: .frame(0)), at: 0)
+    var index = entries.startIndex
+    while !pipeline.isTerminated {
+      let nextInput = index < entries.endIndex ? entries[index].frame : nil
+      let nextTimer = pipeline.deadline?.frame
+      guard let frame = [nextInput, nextTimer].compactMap({ $0 }).min() else { break }
+      var inputs: [PacingEvent<String>] = []
+      while index < entries.endIndex, entries[index].frame == frame {
+        switch entries[index].event {
+        case .value(let value): inputs.append(.value(value))
+        case .finish: inputs.append(.finished)
+        case .failure: inputs.append(.failed)
+        }
+        index += 1
+      }
+      record(pipeline.process(inputs, at: .frame(frame)), at: frame)
+    }
+    return MarbleDiagram(entries: output)
+  }
+
+  /// Runs this diagram through the stages, left to right; see ``run(through:)-(PacingPipeline<String,VirtualInstant>)``.
+  ///
+  ///     let output = try MarbleDiagram(parsing: "aab-b|").run(through:
+  ///       DistinctStateMachine<String, VirtualInstant>(),
+  ///       try ThrottleStateMachine<String, VirtualInstant>(interval: .frames(2)))
+  public func run(through stages: any PacingStateMachine<String, VirtualInstant>...) -> MarbleDiagram {
+    run(through: PacingPipeline(stages))
+  }
+}

@@ -13,7 +13,8 @@ extension MarbleDiagram {
   /// then, frame by frame, the inputs of the frame are handled in order and the
   /// timers due at or before it fire. The run goes on past the last input for as
   /// long as a timer is pending (an input that never finishes still has its
-  /// trailing values emitted), and stops at the output's finish or failure.
+  /// trailing values emitted), and stops at the output's finish or failure, or
+  /// when a timer fires and its stage neither acts nor moves its deadline.
   ///
   ///     let input = try MarbleDiagram(parsing: "abcd----e---f-g-|")
   ///     let output = input.run(through: PacingPipeline([
@@ -35,10 +36,14 @@ extension MarbleDiagram {
 
     record(pipeline.start(at: .frame(0)), at: 0)
     var index = entries.startIndex
+    var lastFrame = -1
     while !pipeline.isTerminated {
       let nextInput = index < entries.endIndex ? entries[index].frame : nil
-      let nextTimer = pipeline.deadline?.frame
+      // Each frame's timers fire once; a machine that leaves its deadline in the
+      // past is woken again at the next frame, so a run always moves on.
+      let nextTimer = pipeline.deadline.map { max($0.frame, lastFrame + 1) }
       guard let frame = [nextInput, nextTimer].compactMap({ $0 }).min() else { break }
+      lastFrame = frame
       var inputs: [PacingEvent<String>] = []
       while index < entries.endIndex, entries[index].frame == frame {
         switch entries[index].event {
@@ -48,7 +53,12 @@ extension MarbleDiagram {
         }
         index += 1
       }
+      let deadlineBefore = pipeline.deadline
       record(pipeline.process(inputs, at: .frame(frame)), at: frame)
+      if inputs.isEmpty, let deadline = pipeline.deadline, deadline == deadlineBefore, deadline.frame <= frame {
+        // A machine that ignores its own due timer would wake the run forever.
+        break
+      }
     }
     return MarbleDiagram(entries: output)
   }

@@ -13,8 +13,9 @@ extension MarbleDiagram {
   /// then, frame by frame, the inputs of the frame are handled in order and the
   /// timers due at or before it fire. The run goes on past the last input for as
   /// long as a timer is pending (an input that never finishes still has its
-  /// trailing values emitted), and stops at the output's finish or failure, or
-  /// when a timer fires and its stage neither acts nor moves its deadline.
+  /// trailing values emitted), and stops at the output's finish or failure. A
+  /// timer whose stage neither acts nor moves its deadline is not fired again
+  /// before the next input, so a faulty stage cannot make a run go on forever.
   ///
   ///     let input = try MarbleDiagram(parsing: "abcd----e---f-g-|")
   ///     let output = input.run(through: PacingPipeline([
@@ -37,11 +38,13 @@ extension MarbleDiagram {
     record(pipeline.start(at: .frame(0)), at: 0)
     var index = entries.startIndex
     var lastFrame = -1
+    // Set when a timer fired and its stage neither acted nor moved its deadline:
+    // that deadline is ignored until the next input, so a run always moves on.
+    var stalled = false
     while !pipeline.isTerminated {
       let nextInput = index < entries.endIndex ? entries[index].frame : nil
-      // Each frame's timers fire once; a machine that leaves its deadline in the
-      // past is woken again at the next frame, so a run always moves on.
-      let nextTimer = pipeline.deadline.map { max($0.frame, lastFrame + 1) }
+      // Each frame's timers fire once; a deadline left in the past wakes the next frame.
+      let nextTimer = stalled ? nil : pipeline.deadline.map { max($0.frame, lastFrame + 1) }
       guard let frame = [nextInput, nextTimer].compactMap({ $0 }).min() else { break }
       lastFrame = frame
       var inputs: [PacingEvent<String>] = []
@@ -55,10 +58,7 @@ extension MarbleDiagram {
       }
       let deadlineBefore = pipeline.deadline
       record(pipeline.process(inputs, at: .frame(frame)), at: frame)
-      if inputs.isEmpty, let deadline = pipeline.deadline, deadline == deadlineBefore, deadline.frame <= frame {
-        // A machine that ignores its own due timer would wake the run forever.
-        break
-      }
+      stalled = inputs.isEmpty && pipeline.deadline.map { $0 == deadlineBefore && $0.frame <= frame } ?? false
     }
     return MarbleDiagram(entries: output)
   }

@@ -1,0 +1,57 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Pace open source project.
+// Licensed under Apache License v2.0. See LICENSE.txt for license information.
+//===----------------------------------------------------------------------===//
+
+import Pace
+import PaceMarbles
+import Testing
+
+@Suite struct MarbleRunTests {
+  typealias Instant = VirtualInstant
+
+  @Test func run_withNoStages_passesTheInputThrough() throws {
+    let input = try MarbleDiagram(parsing: "a-[bc]-'foo'|")
+    #expect(input.run(through: PacingPipeline([])) == input)
+  }
+
+  @Test func run_continuesPastTheInput_whileATimerIsPending() throws {
+    let output = try MarbleDiagram(parsing: "a").run(
+      through: try DebounceStateMachine<String, Instant>(interval: .frames(5)))
+    #expect(output.description == "-----a")
+  }
+
+  @Test func run_stopsAtTheOutputsFinish() throws {
+    let output = try MarbleDiagram(parsing: "abcdef").run(through: try TakeStateMachine<String, Instant>(count: 2))
+    #expect(output.description == "a[b|]")
+  }
+
+  @Test func run_startsEveryStage_beforeTheFirstInput() throws {
+    let output = try MarbleDiagram(parsing: "a").run(
+      through: DistinctStateMachine<String, Instant>(), try TakeStateMachine<String, Instant>(count: 0))
+    #expect(output.description == "|")
+  }
+
+  @Test func run_stageEmissions_reachTheNextStageInTheSameFrame() throws {
+    // The debounce emits b at frame 4; the throttle receives it at frame 4 and
+    // emits it at once (leading), so nothing is delayed between stages.
+    let output = try MarbleDiagram(parsing: "ab").run(
+      through: try DebounceStateMachine<String, Instant>(interval: .frames(3)),
+      try ThrottleStateMachine<String, Instant>(interval: .frames(10)))
+    #expect(output.description == "----b")
+  }
+
+  /// A machine that never acts on its own due timer.
+  struct StuckMachine: PacingStateMachine {
+    var deadline: VirtualInstant? = .frame(1)
+    mutating func valueReceived(_ value: String, at now: VirtualInstant) -> PacingAction<String> { .emit(value) }
+    mutating func timerFired(at now: VirtualInstant) -> PacingAction<String> { .none }
+    mutating func upstreamFinished(at now: VirtualInstant) -> PacingAction<String> { .finish }
+    mutating func upstreamFailed(at now: VirtualInstant) -> PacingAction<String> { .fail }
+  }
+
+  @Test func run_withAStuckMachine_ends() throws {
+    let output = try MarbleDiagram(parsing: "a--b").run(through: StuckMachine())
+    #expect(output.description == "a--b")
+  }
+}

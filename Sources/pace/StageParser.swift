@@ -96,7 +96,8 @@ struct StageParser {
       let count = try parseCount(for: name, at: start)
       stage = name == "skip" ? .skip(count: count) : .take(count: count)
     default:
-      let hint = name.hasPrefix("-") ? "an option must follow the stage it belongs to" : "stages are \(Self.operatorList)"
+      let hint =
+        name.hasPrefix("-") ? "an option must follow the stage it belongs to" : "stages are \(Self.operatorList)"
       throw UsageError("\(location(start)): unknown operator; \(hint)")
     }
     if let flag = nextFlag() {

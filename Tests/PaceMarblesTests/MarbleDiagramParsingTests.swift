@@ -14,12 +14,18 @@ import Testing
     ("---", []),
     ("a", [.init(frame: 0, event: .value("a"))]),
     ("a--b", [.init(frame: 0, event: .value("a")), .init(frame: 3, event: .value("b"))]),
-    ("ab|", [.init(frame: 0, event: .value("a")), .init(frame: 1, event: .value("b")), .init(frame: 2, event: .finish)]),
+    (
+      "ab|",
+      [.init(frame: 0, event: .value("a")), .init(frame: 1, event: .value("b")), .init(frame: 2, event: .finish)]
+    ),
     ("-^", [.init(frame: 1, event: .failure)]),
     ("'foo'-b", [.init(frame: 0, event: .value("foo")), .init(frame: 2, event: .value("b"))]),
     ("[ab]-", [.init(frame: 0, event: .value("a")), .init(frame: 0, event: .value("b"))]),
     ("-[a|]", [.init(frame: 1, event: .value("a")), .init(frame: 1, event: .finish)]),
-    ("['foo' b]c", [.init(frame: 0, event: .value("foo")), .init(frame: 0, event: .value("b")), .init(frame: 1, event: .value("c"))]),
+    (
+      "['foo' b]c",
+      [.init(frame: 0, event: .value("foo")), .init(frame: 0, event: .value("b")), .init(frame: 1, event: .value("c"))]
+    ),
     ("a -b", [.init(frame: 0, event: .value("a")), .init(frame: 2, event: .value("b"))]),
     ("a\t-b", [.init(frame: 0, event: .value("a")), .init(frame: 2, event: .value("b"))]),
     ("é😀", [.init(frame: 0, event: .value("é")), .init(frame: 1, event: .value("😀"))]),

@@ -11,7 +11,8 @@ import Testing
   typealias Debounce = DebounceStateMachine<String, VirtualInstant>
 
   @Test func expectMarbles_whenOutputsMatch_recordsNothingAndReturnsTheOutput() throws {
-    let output = expectMarbles("abcd----e---f-g-|", through: try Debounce(interval: .frames(3)), produce: "------d----e----[g|]")
+    let output = expectMarbles(
+      "abcd----e---f-g-|", through: try Debounce(interval: .frames(3)), produce: "------d----e----[g|]")
     #expect(output?.description == "------d----e----[g|]")
   }
 

@@ -14,7 +14,8 @@ import Testing
   static let idle: [StateMachineStep] = []
   static let idleAfterBurst: [StateMachineStep] = [.value("a", at: 0), .timer(at: 3)]
   static let pending: [StateMachineStep] = [.value("a", at: 0), .value("b", at: 2)]  // quiet 5, max-wait 5
-  static let pendingLong: [StateMachineStep] = [.value("a", at: 0), .value("b", at: 1), .value("c", at: 4)]  // quiet 7, max 5
+  // Quiet period ends at 7, max-wait at 5.
+  static let pendingLong: [StateMachineStep] = [.value("a", at: 0), .value("b", at: 1), .value("c", at: 4)]
   static let afterMaxWait: [StateMachineStep] = pendingLong + [.timer(at: 5)]  // nothing pending, quiet 7, max 10
   static let finished: [StateMachineStep] = [.value("a", at: 0), .finish(at: 1)]
   static let failed: [StateMachineStep] = [.value("a", at: 0), .fail(at: 1)]

@@ -47,11 +47,23 @@ import Testing
 
   @Test func operatorDiagramsOfTheReadme() throws {
     typealias I = VirtualInstant
-    expectMarbles("a-b-c------d", through: try DebounceStateMachine<String, I>(interval: .frames(3), leading: true), produce: "a------c---d")
-    expectMarbles("abcdefghij|", through: try DebounceStateMachine<String, I>(interval: .frames(3), maxWait: .frames(5)), produce: "-----f----[j|]")
-    expectMarbles("abcdefghijk|", through: try ThrottleStateMachine<String, I>(interval: .frames(3), trailing: false), produce: "a---e---i--|")
-    expectMarbles("abcdefghijk|", through: try ThrottleStateMachine<String, I>(interval: .frames(3), leading: false), produce: "---d--g--j--[k|]")
-    expectMarbles("ab-c---d-ef-g---|", through: try DebounceStateMachine<String, I>(interval: .frames(3)), produce: "------c--------g|")
-    expectMarbles("ab-c---d-ef-g---|", through: try ThrottleStateMachine<String, I>(interval: .frames(3)), produce: "a--c---d--f--g--|")
+    expectMarbles(
+      "a-b-c------d", through: try DebounceStateMachine<String, I>(interval: .frames(3), leading: true),
+      produce: "a------c---d")
+    expectMarbles(
+      "abcdefghij|", through: try DebounceStateMachine<String, I>(interval: .frames(3), maxWait: .frames(5)),
+      produce: "-----f----[j|]")
+    expectMarbles(
+      "abcdefghijk|", through: try ThrottleStateMachine<String, I>(interval: .frames(3), trailing: false),
+      produce: "a---e---i--|")
+    expectMarbles(
+      "abcdefghijk|", through: try ThrottleStateMachine<String, I>(interval: .frames(3), leading: false),
+      produce: "---d--g--j--[k|]")
+    expectMarbles(
+      "ab-c---d-ef-g---|", through: try DebounceStateMachine<String, I>(interval: .frames(3)),
+      produce: "------c--------g|")
+    expectMarbles(
+      "ab-c---d-ef-g---|", through: try ThrottleStateMachine<String, I>(interval: .frames(3)),
+      produce: "a--c---d--f--g--|")
   }
 }

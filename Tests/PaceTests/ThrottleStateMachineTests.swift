@@ -22,15 +22,19 @@ import Testing
     // valueReceived
     .init(state: "idle", setup: idle, event: .value("x", at: 0), action: .emit("x"), deadline: 3),
     .init(state: "window", setup: window, event: .value("x", at: 3), action: .none, deadline: 3),
-    .init(state: "window with a pending value", setup: windowPending, event: .value("x", at: 2), action: .none, deadline: 3),
+    .init(
+      state: "window with a pending value", setup: windowPending, event: .value("x", at: 2), action: .none, deadline: 3),
     .init(state: "finishing", setup: finishing, event: .value("x", at: 2), action: .none, deadline: 3),
     .init(state: "finished", setup: finished, event: .value("x", at: 2), action: .none, deadline: nil),
     // timerFired
     .init(state: "idle", setup: idle, event: .timer(at: 3), action: .none, deadline: nil),
     .init(state: "window, early", setup: windowPending, event: .timer(at: 2), action: .none, deadline: 3),
     .init(state: "window, nothing pending", setup: window, event: .timer(at: 3), action: .none, deadline: nil),
-    .init(state: "window with a pending value", setup: windowPending, event: .timer(at: 3), action: .emit("b"), deadline: 6),
-    .init(state: "window with a pending value, late", setup: windowPending, event: .timer(at: 5), action: .emit("b"), deadline: 8),
+    .init(
+      state: "window with a pending value", setup: windowPending, event: .timer(at: 3), action: .emit("b"), deadline: 6),
+    .init(
+      state: "window with a pending value, late", setup: windowPending, event: .timer(at: 5), action: .emit("b"),
+      deadline: 8),
     .init(state: "trailing window", setup: trailingWindow, event: .timer(at: 6), action: .none, deadline: nil),
     .init(state: "finishing, early", setup: finishing, event: .timer(at: 2), action: .none, deadline: 3),
     .init(state: "finishing", setup: finishing, event: .timer(at: 3), action: .emitAndFinish("b"), deadline: nil),
@@ -38,19 +42,22 @@ import Testing
     // upstreamFinished
     .init(state: "idle", setup: idle, event: .finish(at: 0), action: .finish, deadline: nil),
     .init(state: "window", setup: window, event: .finish(at: 1), action: .finish, deadline: nil),
-    .init(state: "window with a pending value", setup: windowPending, event: .finish(at: 2), action: .none, deadline: 3),
+    .init(
+      state: "window with a pending value", setup: windowPending, event: .finish(at: 2), action: .none, deadline: 3),
     .init(state: "finishing", setup: finishing, event: .finish(at: 2), action: .none, deadline: 3),
     .init(state: "finished", setup: finished, event: .finish(at: 2), action: .none, deadline: nil),
     // upstreamFailed
     .init(state: "idle", setup: idle, event: .fail(at: 0), action: .fail, deadline: nil),
     .init(state: "window", setup: window, event: .fail(at: 1), action: .fail, deadline: nil),
-    .init(state: "window with a pending value", setup: windowPending, event: .fail(at: 2), action: .fail, deadline: nil),
+    .init(
+      state: "window with a pending value", setup: windowPending, event: .fail(at: 2), action: .fail, deadline: nil),
     .init(state: "finishing", setup: finishing, event: .fail(at: 2), action: .none, deadline: 3),
     .init(state: "finished", setup: finished, event: .fail(at: 2), action: .none, deadline: nil),
     // flushRequested
     .init(state: "idle", setup: idle, event: .flush(at: 0), action: .none, deadline: nil),
     .init(state: "window", setup: window, event: .flush(at: 1), action: .none, deadline: 3),
-    .init(state: "window with a pending value", setup: windowPending, event: .flush(at: 2), action: .emit("b"), deadline: 5),
+    .init(
+      state: "window with a pending value", setup: windowPending, event: .flush(at: 2), action: .emit("b"), deadline: 5),
     .init(state: "finishing", setup: finishing, event: .flush(at: 2), action: .emitAndFinish("b"), deadline: nil),
     .init(state: "finished", setup: finished, event: .flush(at: 2), action: .none, deadline: nil),
     // cancelled

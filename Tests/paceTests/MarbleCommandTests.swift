@@ -54,15 +54,23 @@ import Testing
     (["marble", "a[-b]", "debounce", "1"], "column 3: '-' inside a group"),
     (["marble", "ab"], "no stage given"),
     (["marble", "ab", "bounce", "3"], "argument 2 'bounce': unknown operator"),
-    (["marble", "ab", "--leading", "debounce", "3"], "argument 2 '--leading': unknown operator; an option must follow"),
+    (
+      ["marble", "ab", "--leading", "debounce", "3"], "argument 2 '--leading': unknown operator; an option must follow"
+    ),
     (["marble", "ab", "debounce"], "argument 2 'debounce': debounce needs a duration"),
     (["marble", "ab", "debounce", "distinct"], "argument 2 'debounce': debounce needs a duration"),
     (["marble", "ab", "debounce", "-2"], "argument 3 '-2': a duration must not be negative"),
     (["marble", "ab", "throttle", "1.5"], "argument 3 '1.5': '1.5' is not a duration in frames"),
     (["marble", "ab", "debounce", "3", "--max-wait"], "argument 4 '--max-wait': --max-wait needs a duration"),
     (["marble", "ab", "debounce", "3", "--max-wait", "-1"], "argument 5 '-1': a duration must not be negative"),
-    (["marble", "ab", "debounce", "3", "--no-trailing"], "argument 2 'debounce': debounce with neither leading nor trailing"),
-    (["marble", "ab", "debounce", "3", "--leading", "--no-trailing", "--max-wait", "4"], "max-wait needs the trailing edge"),
+    (
+      ["marble", "ab", "debounce", "3", "--no-trailing"],
+      "argument 2 'debounce': debounce with neither leading nor trailing"
+    ),
+    (
+      ["marble", "ab", "debounce", "3", "--leading", "--no-trailing", "--max-wait", "4"],
+      "max-wait needs the trailing edge"
+    ),
     (["marble", "ab", "throttle", "3", "--no-leading", "--no-trailing"], "throttle with neither leading nor trailing"),
     (["marble", "ab", "debounce", "3", "--leeding"], "argument 4 '--leeding': unknown option for debounce"),
     (["marble", "ab", "throttle", "3", "--max-wait", "4"], "argument 4 '--max-wait': unknown option for throttle"),

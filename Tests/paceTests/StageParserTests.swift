@@ -15,7 +15,9 @@ import Testing
   }
 
   @Test func parse_stagesStartAtEachOperatorName() throws {
-    let stages = try parse(["filter", "ERROR", "distinct", "debounce", "3", "--max-wait", "10", "--leading", "take", "2"])
+    let stages = try parse([
+      "filter", "ERROR", "distinct", "debounce", "3", "--max-wait", "10", "--leading", "take", "2",
+    ])
     #expect(
       stages == [
         .filter(pattern: "ERROR"), .distinct,

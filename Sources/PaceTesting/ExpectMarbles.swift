@@ -30,6 +30,7 @@ public import Testing
 ///   - input: The input diagram.
 ///   - stages: The stages, run left to right.
 ///   - expected: The output diagram that the stages must produce.
+///   - sourceLocation: Where a failure is reported; the caller by default.
 /// - Returns: The actual output, or `nil` when a diagram did not parse.
 @discardableResult
 public func expectMarbles(
@@ -43,6 +44,13 @@ public func expectMarbles(
 
 /// Checks that `input`, run through `pipeline` in virtual frames, produces
 /// `expected`; see ``expectMarbles(_:through:produce:sourceLocation:)-(_,PacingStateMachine<String,VirtualInstant>...,_,_)``.
+///
+/// - Parameters:
+///   - input: The input diagram.
+///   - pipeline: The stages, already chained.
+///   - expected: The output diagram that the pipeline must produce.
+///   - sourceLocation: Where a failure is reported; the caller by default.
+/// - Returns: The actual output, or `nil` when a diagram did not parse.
 @discardableResult
 public func expectMarbles(
   _ input: String,

@@ -1,0 +1,101 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Pace open source project.
+// Licensed under Apache License v2.0. See LICENSE.txt for license information.
+//===----------------------------------------------------------------------===//
+
+import Synchronization
+
+/// A driver's view of its clock: the current ``DriverInstant`` and a timer.
+protocol DriverClock: Sendable {
+  /// The time since the driver's epoch.
+  var now: DriverInstant { get }
+
+  /// Arms a timer for `deadline`. When it fires, `fire` is called; it returns
+  /// the next deadline to keep the timer armed, or `nil` to let it go.
+  func armTimer(at deadline: DriverInstant, fire: @escaping @Sendable () -> DriverInstant?) -> ArmedTimer
+}
+
+/// A timer a driver has armed, so it can be cancelled.
+enum ArmedTimer: Sendable {
+  /// A task sleeping on a real clock.
+  case task(Task<Void, Never>)
+  /// A timer that a manual clock runs; cancelled through `cancel`.
+  case manual(cancel: @Sendable () -> Void)
+
+  func cancel() {
+    switch self {
+    case .task(let task): task.cancel()
+    case .manual(let cancel): cancel()
+    }
+  }
+}
+
+/// Any `Clock<Duration>`, measured from the instant the driver was created.
+struct EpochClock<C: Clock>: DriverClock where C.Duration == Duration {
+  let clock: C
+  let epoch: C.Instant
+
+  init(_ clock: C) {
+    self.clock = clock
+    self.epoch = clock.now
+  }
+
+  var now: DriverInstant {
+    DriverInstant(offset: epoch.duration(to: clock.now))
+  }
+
+  func armTimer(at deadline: DriverInstant, fire: @escaping @Sendable () -> DriverInstant?) -> ArmedTimer {
+    if let manual = clock as? any _ManualTimerClock {
+      return Self.armManualTimer(manual, epoch: epoch, at: deadline, fire: fire)
+    }
+    let clock = clock
+    let epoch = epoch
+    return .task(
+      Task {
+        var deadline = deadline
+        while true {
+          do {
+            try await clock.sleep(until: epoch.advanced(by: deadline.offset), tolerance: nil)
+          } catch {
+            return  // Cancelled: the driver let the timer go.
+          }
+          guard let next = fire() else { return }
+          deadline = next
+        }
+      })
+  }
+
+  /// A timer on a manual clock: each firing schedules the next one, if any.
+  private static func armManualTimer<Manual: _ManualTimerClock>(
+    _ clock: Manual, epoch: C.Instant, at deadline: DriverInstant, fire: @escaping @Sendable () -> DriverInstant?
+  ) -> ArmedTimer {
+    // `C` is `Manual` here; the cast only recovers that for the compiler.
+    guard let epoch = epoch as? Manual.Instant else { preconditionFailure("A clock's instant type changed") }
+    let token = ManualTimerToken()
+    @Sendable func schedule(_ deadline: DriverInstant) {
+      let id = clock._scheduleTimer(at: epoch.advanced(by: deadline.offset)) {
+        if let next = fire() { schedule(next) }
+      }
+      token.set(id)
+    }
+    schedule(deadline)
+    return .manual(cancel: { token.cancel(on: clock) })
+  }
+}
+
+/// The id of the manual timer that is armed now; cancelling it stops the chain.
+private final class ManualTimerToken: Sendable {
+  private let state = Mutex<(id: UInt64?, isCancelled: Bool)>((nil, false))
+
+  func set(_ id: UInt64) {
+    state.withLock { $0.id = id }
+  }
+
+  func cancel(on clock: some _ManualTimerClock) {
+    let id = state.withLock { state -> UInt64? in
+      state.isCancelled = true
+      return state.id
+    }
+    if let id { clock._cancelTimer(id) }
+  }
+}

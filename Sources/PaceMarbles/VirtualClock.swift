@@ -1,0 +1,172 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Pace open source project.
+// Licensed under Apache License v2.0. See LICENSE.txt for license information.
+//===----------------------------------------------------------------------===//
+
+@_spi(Testing) public import Pace
+import Synchronization
+
+/// A clock whose time passes only when you advance it.
+///
+/// Pace's drivers run their timers on it synchronously: advancing the clock
+/// fires every timer due, earliest deadline first and, for the same deadline,
+/// in the order they were armed, with ``now`` already set to the timer's
+/// instant. Tasks that `sleep` on the clock are resumed when it reaches their
+/// deadline. Nothing depends on real time or on how often tasks yield, so a
+/// test that passes once passes every time.
+///
+/// ```swift
+/// let clock = VirtualClock()
+/// let values = Mutex<[String]>([])
+/// let debouncer = try Debouncer<String>(for: .frames(3), clock: clock) { value in
+///   values.withLock { $0.append(value) }
+/// }
+/// debouncer.send("a")
+/// clock.advance(to: .frame(3))                    // the timer fires
+/// await debouncer._waitUntilDelivered()           // the handler has run
+/// ```
+public final class VirtualClock: Clock, _ManualTimerClock, Sendable {
+  public typealias Instant = VirtualInstant
+  public typealias Duration = Swift.Duration
+
+  private struct Timer {
+    var deadline: VirtualInstant
+    var id: UInt64
+    var action: @Sendable () -> Void
+  }
+
+  private struct Sleeper {
+    var deadline: VirtualInstant
+    var id: UInt64
+    var continuation: CheckedContinuation<Void, any Error>
+  }
+
+  private struct State {
+    var now: VirtualInstant
+    var nextID: UInt64 = 0
+    var timers: [Timer] = []
+    var sleepers: [Sleeper] = []
+    /// Sleepers cancelled before they were registered.
+    var cancelledSleepers: Set<UInt64> = []
+  }
+
+  private let state: Mutex<State>
+
+  /// Creates a clock that reads `now`; frame 0 by default.
+  public init(now: VirtualInstant = .frame(0)) {
+    state = Mutex(State(now: now))
+  }
+
+  /// The current instant.
+  public var now: VirtualInstant {
+    state.withLock { $0.now }
+  }
+
+  /// Zero: virtual time has no resolution limit.
+  public var minimumResolution: Duration { .zero }
+
+  /// The number of driver timers armed and not yet fired.
+  public var pendingTimerCount: Int {
+    state.withLock { $0.timers.count }
+  }
+
+  /// The number of tasks sleeping on the clock.
+  public var sleeperCount: Int {
+    state.withLock { $0.sleepers.count }
+  }
+
+  /// The earliest deadline among the armed timers and sleepers, if any.
+  public var nextDeadline: VirtualInstant? {
+    state.withLock { state in
+      (state.timers.map(\.deadline) + state.sleepers.map(\.deadline)).min()
+    }
+  }
+
+  /// Suspends until the clock reaches `deadline`; throws `CancellationError`
+  /// when the task is cancelled first.
+  public func sleep(until deadline: VirtualInstant, tolerance: Duration? = nil) async throws {
+    let id = state.withLock { state in
+      state.nextID += 1
+      return state.nextID
+    }
+    try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+        let result = state.withLock { state -> Result<Void, any Error>? in
+          if state.cancelledSleepers.remove(id) != nil { return .failure(CancellationError()) }
+          if deadline <= state.now { return .success(()) }
+          state.sleepers.append(Sleeper(deadline: deadline, id: id, continuation: continuation))
+          return nil
+        }
+        if let result { continuation.resume(with: result) }
+      }
+    } onCancel: {
+      let continuation = state.withLock { state -> CheckedContinuation<Void, any Error>? in
+        guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else {
+          state.cancelledSleepers.insert(id)
+          return nil
+        }
+        return state.sleepers.remove(at: index).continuation
+      }
+      continuation?.resume(throwing: CancellationError())
+    }
+  }
+
+  /// Moves the clock to `instant` without firing anything yet, so that events
+  /// of that instant can happen before its timers (see ``fireDueTimers()``).
+  /// Time never moves backwards: an earlier instant is ignored.
+  public func jump(to instant: VirtualInstant) {
+    state.withLock { state in
+      if instant > state.now { state.now = instant }
+    }
+  }
+
+  /// Fires every timer due at or before ``now`` (including timers that firing
+  /// arms for the same instant) and resumes the sleepers that are due.
+  public func fireDueTimers() {
+    while true {
+      let next = state.withLock { state -> Timer? in
+        let due = state.timers.indices.filter { state.timers[$0].deadline <= state.now }
+        // Earliest deadline first; for the same deadline, the order of arming.
+        guard let index = due.min(by: { (state.timers[$0].deadline, state.timers[$0].id) < (state.timers[$1].deadline, state.timers[$1].id) })
+        else { return nil }
+        return state.timers.remove(at: index)
+      }
+      guard let next else { break }
+      next.action()
+    }
+    let due = state.withLock { state -> [Sleeper] in
+      let due = state.sleepers.filter { $0.deadline <= state.now }.sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
+      state.sleepers.removeAll { $0.deadline <= state.now }
+      return due
+    }
+    for sleeper in due { sleeper.continuation.resume() }
+  }
+
+  /// Moves the clock to `instant` and fires what is due; see ``jump(to:)`` and
+  /// ``fireDueTimers()``.
+  public func advance(to instant: VirtualInstant) {
+    jump(to: instant)
+    fireDueTimers()
+  }
+
+  /// Moves the clock on by `duration` and fires what is due.
+  public func advance(by duration: Duration) {
+    advance(to: now.advanced(by: duration))
+  }
+
+  /// Not API: how drivers arm a timer on this clock.
+  public func _scheduleTimer(at deadline: VirtualInstant, _ action: @escaping @Sendable () -> Void) -> UInt64 {
+    state.withLock { state in
+      state.nextID += 1
+      state.timers.append(Timer(deadline: deadline, id: state.nextID, action: action))
+      return state.nextID
+    }
+  }
+
+  /// Not API: how drivers cancel a timer on this clock.
+  public func _cancelTimer(_ token: UInt64) {
+    state.withLock { state in
+      state.timers.removeAll { $0.id == token }
+    }
+  }
+}

@@ -1,0 +1,229 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Pace open source project.
+// Licensed under Apache License v2.0. See LICENSE.txt for license information.
+//===----------------------------------------------------------------------===//
+
+import Synchronization
+
+/// The driver behind ``AsyncDebounceSequence`` and ``AsyncThrottleSequence``:
+/// a producer task consumes the base and feeds the policy; the policy's timer
+/// and the producer put what it emits in a buffer that `next()` takes from.
+///
+/// Cancelling the consumer, or dropping the iterator, ends the sequence,
+/// cancels the producer (so the base is no longer consumed) and the timer.
+final class PacedSequenceStorage<Base: AsyncSequence & Sendable, Machine: PacingStateMachine & Sendable>: Sendable
+where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == DriverInstant {
+  typealias Element = Base.Element
+  typealias Failure = Base.Failure
+  typealias Consumer = CheckedContinuation<Result<Element?, Failure>, Never>
+
+  private enum Output {
+    case element(Element)
+    case finished
+    case failed(Failure)
+  }
+
+  private struct State: ~Copyable {
+    var machine: Machine
+    var timer: ArmedTimer?
+    var timerGeneration: UInt64 = 0
+    var producer: Task<Void, Never>?
+    var isStarted = false
+    /// Emitted but not yet returned by `next()`, oldest first.
+    var outputs: [Output] = []
+    /// The consumer suspended in `next()`, if any.
+    var consumer: Consumer?
+    /// Whether `next()` returned the end (or the sequence was cancelled).
+    var isDone = false
+    /// Upstream values, finishes and failures the policy has been told about.
+    var upstreamEventsHandled = 0
+    var handledWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+  }
+
+  private let state: Mutex<State>
+  private let base: Base
+  private let clock: any DriverClock
+
+  init(base: Base, machine: Machine, clock: any DriverClock) {
+    self.base = base
+    self.state = Mutex(State(machine: machine))
+    self.clock = clock
+  }
+
+  // MARK: Consumer
+
+  func next() async -> Result<Element?, Failure> {
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: Consumer) in
+        let result = state.withLock { state -> Result<Element?, Failure>? in
+          startIfNeeded(&state)
+          if let result = takeOutput(&state) { return result }
+          state.consumer = continuation
+          return nil
+        }
+        if let result { continuation.resume(returning: result) }
+      }
+    } onCancel: {
+      cancel()
+    }
+  }
+
+  /// Whether `next()` would return without suspending.
+  func hasOutput() -> Bool {
+    state.withLock { !$0.outputs.isEmpty || $0.isDone }
+  }
+
+  /// Ends the sequence: the consumer gets `nil`; the producer and timer stop.
+  func cancel() {
+    let (consumer, producer, timer, waiters) = state.withLock { state in
+      state.isDone = true
+      state.outputs.removeAll()
+      let consumer = state.consumer
+      state.consumer = nil
+      let producer = state.producer
+      state.producer = nil
+      let waiters = state.handledWaiters.map(\.continuation)
+      state.handledWaiters = []
+      return (consumer, producer, releaseTimer(&state), waiters)
+    }
+    producer?.cancel()
+    timer?.cancel()
+    consumer?.resume(returning: .success(nil))
+    for waiter in waiters { waiter.resume() }
+  }
+
+  /// Returns once the policy has handled `count` upstream events (values, the
+  /// finish or the failure), or the sequence has ended. Starts the producer.
+  func waitUntilUpstreamEventsHandled(_ count: Int) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let ready = state.withLock { state in
+        startIfNeeded(&state)
+        guard state.upstreamEventsHandled < count, !state.isDone, state.producer != nil else { return true }
+        state.handledWaiters.append((count, continuation))
+        return false
+      }
+      if ready { continuation.resume() }
+    }
+  }
+
+  private func startIfNeeded(_ state: inout State) {
+    guard !state.isStarted else { return }
+    state.isStarted = true
+    state.producer = Task { [weak self, base] in
+      var iterator = base.makeAsyncIterator()
+      do throws(Failure) {
+        while let element = try await iterator.next(isolation: nil) {
+          guard let self, !Task.isCancelled else { return }
+          self.upstreamEvent { state, now in state.machine.valueReceived(element, at: now) }
+        }
+        self?.upstreamEvent { state, now in state.machine.upstreamFinished(at: now) }
+      } catch {
+        self?.upstreamEvent(failure: error) { state, now in state.machine.upstreamFailed(at: now) }
+      }
+    }
+  }
+
+  /// Takes the oldest output for the consumer; nil when there is none yet.
+  private func takeOutput(_ state: inout State) -> Result<Element?, Failure>? {
+    guard !state.outputs.isEmpty else { return state.isDone ? .success(nil) : nil }
+    switch state.outputs.removeFirst() {
+    case .element(let element):
+      return .success(element)
+    case .finished:
+      state.isDone = true
+      return .success(nil)
+    case .failed(let error):
+      state.isDone = true
+      return .failure(error)
+    }
+  }
+
+  // MARK: Producer and timer
+
+  private func upstreamEvent(
+    failure: Failure? = nil, _ event: (inout State, DriverInstant) -> PacingAction<Element>
+  ) {
+    let now = clock.now
+    let (consumer, result, timer, waiters) = state.withLock { state in
+      guard !state.isDone else {
+        return (Consumer?.none, Result<Element?, Failure>?.none, ArmedTimer?.none, [CheckedContinuation<Void, Never>]())
+      }
+      enqueue(event(&state, now), failure: failure, &state)
+      armTimerIfNeeded(&state)
+      state.upstreamEventsHandled += 1
+      let handled = state.upstreamEventsHandled
+      let waiters = state.handledWaiters.filter { $0.count <= handled }.map(\.continuation)
+      state.handledWaiters.removeAll { $0.count <= handled }
+      let (consumer, result) = deliverIfWaiting(&state)
+      return (consumer, result, releaseTimer(ifIdle: true, &state), waiters)
+    }
+    timer?.cancel()
+    if let consumer, let result { consumer.resume(returning: result) }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  private func armTimerIfNeeded(_ state: inout State) {
+    guard state.timer == nil, let deadline = state.machine.deadline else { return }
+    state.timerGeneration &+= 1
+    let generation = state.timerGeneration
+    state.timer = clock.armTimer(at: deadline) { [weak self] in
+      self?.timerFired(generation: generation)
+    }
+  }
+
+  private func timerFired(generation: UInt64) -> DriverInstant? {
+    let now = clock.now
+    let (next, consumer, result) = state.withLock { state -> (DriverInstant?, Consumer?, Result<Element?, Failure>?) in
+      guard generation == state.timerGeneration, !state.isDone else { return (nil, nil, nil) }
+      enqueue(state.machine.timerFired(at: now), failure: nil, &state)
+      let (consumer, result) = deliverIfWaiting(&state)
+      guard let deadline = state.machine.deadline else {
+        state.timer = nil
+        return (nil, consumer, result)
+      }
+      return (deadline, consumer, result)
+    }
+    if let consumer, let result { consumer.resume(returning: result) }
+    return next
+  }
+
+  private func releaseTimer(ifIdle: Bool = false, _ state: inout State) -> ArmedTimer? {
+    guard !ifIdle || state.machine.deadline == nil, let timer = state.timer else { return nil }
+    state.timer = nil
+    state.timerGeneration &+= 1
+    return timer
+  }
+
+  private func enqueue(_ action: PacingAction<Element>, failure: Failure?, _ state: inout State) {
+    switch action {
+    case .none: break
+    case .emit(let element): state.outputs.append(.element(element))
+    case .finish: state.outputs.append(.finished)
+    case .emitAndFinish(let element): state.outputs.append(contentsOf: [.element(element), .finished])
+    case .fail:
+      // Only an upstream failure makes a policy fail, and it passes its error.
+      if let failure { state.outputs.append(.failed(failure)) }
+    }
+  }
+
+  /// Hands the oldest output to a consumer suspended in `next()`, if there is one.
+  private func deliverIfWaiting(_ state: inout State) -> (Consumer?, Result<Element?, Failure>?) {
+    guard state.consumer != nil, let result = takeOutput(&state) else { return (nil, nil) }
+    defer { state.consumer = nil }
+    return (state.consumer, result)
+  }
+}
+
+/// Ends the sequence when the iterator that owns it goes away.
+final class PacedSequenceLifetime<Base: AsyncSequence & Sendable, Machine: PacingStateMachine & Sendable>: Sendable
+where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == DriverInstant {
+  let storage: PacedSequenceStorage<Base, Machine>
+
+  init(storage: PacedSequenceStorage<Base, Machine>) {
+    self.storage = storage
+  }
+
+  deinit {
+    storage.cancel()
+  }
+}

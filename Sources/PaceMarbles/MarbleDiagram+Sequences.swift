@@ -1,0 +1,108 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Pace open source project.
+// Licensed under Apache License v2.0. See LICENSE.txt for license information.
+//===----------------------------------------------------------------------===//
+
+@_spi(Testing) public import Pace
+
+/// The base sequence that a marble run feeds: values, finish and failure.
+public typealias MarbleInput = AsyncThrowingStream<String, any Error>
+
+/// The error a marble input fails with at `^`.
+public struct MarbleFailure: Error, Hashable, Sendable {
+  /// Creates the marble failure.
+  public init() {}
+}
+
+/// What the marble runner needs of a paced sequence's iterator.
+protocol MarbleDrivableIterator: AsyncIteratorProtocol where Element == String {
+  func _waitUntilUpstreamEventsHandled(_ count: Int) async
+  func _hasOutput() -> Bool
+}
+
+extension AsyncDebounceSequence.Iterator: MarbleDrivableIterator where Base == MarbleInput, C == VirtualClock {}
+extension AsyncThrottleSequence.Iterator: MarbleDrivableIterator where Base == MarbleInput, C == VirtualClock {}
+
+extension MarbleDiagram {
+  /// Runs this diagram as the base of a debounced sequence on `clock`, frame
+  /// by frame, and returns what the sequence produced.
+  ///
+  /// Within a frame, the inputs are fed to the base and handled first, then
+  /// the timers due fire, then the elements they made available are read with
+  /// `next()`. `^` fails the base with ``MarbleFailure``.
+  ///
+  ///     let output = try await MarbleDiagram(parsing: "abcd----e---f-g-|").run(on: VirtualClock()) {
+  ///       try $0.debounced(for: .frames(3), clock: $1)
+  ///     }
+  ///     output.description  // "------d----e----[g|]"
+  ///
+  /// - Parameters:
+  ///   - clock: The virtual clock the sequence runs on; it starts at frame 0.
+  ///   - makeSequence: Creates the debounced sequence from the base and the clock.
+  public func run(
+    on clock: VirtualClock,
+    through makeSequence: (MarbleInput, VirtualClock) throws -> AsyncDebounceSequence<MarbleInput, VirtualClock>
+  ) async rethrows -> MarbleDiagram {
+    let (input, continuation) = MarbleInput.makeStream()
+    var iterator = try makeSequence(input, clock).makeAsyncIterator()
+    return await drive(&iterator, input: continuation, on: clock)
+  }
+
+  /// Runs this diagram as the base of a throttled sequence on `clock`; see
+  /// ``run(on:through:)-(_,(MarbleInput,VirtualClock)->AsyncDebounceSequence<MarbleInput,VirtualClock>)``.
+  ///
+  /// - Parameters:
+  ///   - clock: The virtual clock the sequence runs on; it starts at frame 0.
+  ///   - makeSequence: Creates the throttled sequence from the base and the clock.
+  public func run(
+    on clock: VirtualClock,
+    through makeSequence: (MarbleInput, VirtualClock) throws -> AsyncThrottleSequence<MarbleInput, VirtualClock>
+  ) async rethrows -> MarbleDiagram {
+    let (input, continuation) = MarbleInput.makeStream()
+    var iterator = try makeSequence(input, clock).makeAsyncIterator()
+    return await drive(&iterator, input: continuation, on: clock)
+  }
+
+  private func drive(
+    _ iterator: inout some MarbleDrivableIterator, input: MarbleInput.Continuation, on clock: VirtualClock
+  ) async -> MarbleDiagram {
+    var output: [Entry] = []
+    var index = entries.startIndex
+    var fed = 0
+    var lastFrame = -1
+    var ended = false
+    await iterator._waitUntilUpstreamEventsHandled(0)
+    while !ended {
+      let nextInput = index < entries.endIndex ? entries[index].frame : nil
+      let nextTimer = clock.nextDeadline.map { max($0.frame, lastFrame + 1) }
+      guard let frame = [nextInput, nextTimer].compactMap({ $0 }).min() else { break }
+      lastFrame = frame
+      clock.jump(to: .frame(frame))
+      while index < entries.endIndex, entries[index].frame == frame {
+        switch entries[index].event {
+        case .value(let value): input.yield(value)
+        case .finish: input.finish()
+        case .failure: input.finish(throwing: MarbleFailure())
+        }
+        fed += 1
+        index += 1
+      }
+      await iterator._waitUntilUpstreamEventsHandled(fed)
+      clock.fireDueTimers()
+      while !ended, iterator._hasOutput() {
+        do {
+          if let value = try await iterator.next() {
+            output.append(Entry(frame: frame, event: .value(value)))
+          } else {
+            output.append(Entry(frame: frame, event: .finish))
+            ended = true
+          }
+        } catch {
+          output.append(Entry(frame: frame, event: .failure))
+          ended = true
+        }
+      }
+    }
+    return MarbleDiagram(entries: output)
+  }
+}

@@ -17,7 +17,9 @@ let package = Package(
     .executable(name: "pace", targets: ["pace"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    // Tests only: checks that Pace's operators and AsyncAlgorithms' coexist in one file.
+    .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
   ],
   targets: [
     // The timing contract (policies) and the drivers that run it. Toolchain only.
@@ -34,7 +36,13 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
-    .testTarget(name: "PaceTests", dependencies: ["Pace", "PaceTesting"]),
+    .testTarget(
+      name: "PaceTests",
+      dependencies: [
+        "Pace", "PaceTesting",
+        .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+      ]
+    ),
     .testTarget(name: "PaceMarblesTests", dependencies: ["Pace", "PaceMarbles"]),
     .testTarget(name: "PaceTestingTests", dependencies: ["Pace", "PaceTesting"]),
     .testTarget(name: "paceTests", dependencies: ["pace", "Pace", "PaceMarbles"]),

@@ -4,7 +4,6 @@
 //===----------------------------------------------------------------------===//
 
 @_spi(Testing) public import Pace
-import Synchronization
 
 /// What the marble runner needs of a closure pacer.
 protocol MarbleDrivablePacer: AnyObject, Sendable {
@@ -101,7 +100,7 @@ extension MarbleDiagram {
 /// Records what a handler receives, at the clock's frame.
 final class MarbleRecorder: Sendable {
   private let clock: VirtualClock
-  private let recorded = Mutex<[MarbleDiagram.Entry]>([])
+  private let recorded = LockedState<[MarbleDiagram.Entry]>([])
 
   init(clock: VirtualClock) {
     self.clock = clock

@@ -20,8 +20,8 @@ protocol MarbleDrivableIterator: AsyncIteratorProtocol where Element == String {
   func _hasOutput() -> Bool
 }
 
-extension AsyncDebounceSequence.Iterator: MarbleDrivableIterator where Base == MarbleInput, C == VirtualClock {}
-extension AsyncThrottleSequence.Iterator: MarbleDrivableIterator where Base == MarbleInput, C == VirtualClock {}
+extension AsyncDebouncedSequence.Iterator: MarbleDrivableIterator where Base == MarbleInput, C == VirtualClock {}
+extension AsyncThrottledSequence.Iterator: MarbleDrivableIterator where Base == MarbleInput, C == VirtualClock {}
 
 extension MarbleDiagram {
   /// Runs this diagram as the base of a debounced sequence on `clock`, frame
@@ -41,7 +41,7 @@ extension MarbleDiagram {
   ///   - makeSequence: Creates the debounced sequence from the base and the clock.
   public func run(
     on clock: VirtualClock,
-    through makeSequence: (MarbleInput, VirtualClock) throws -> AsyncDebounceSequence<MarbleInput, VirtualClock>
+    through makeSequence: (MarbleInput, VirtualClock) throws -> AsyncDebouncedSequence<MarbleInput, VirtualClock>
   ) async rethrows -> MarbleDiagram {
     let (input, continuation) = MarbleInput.makeStream()
     var iterator = try makeSequence(input, clock).makeAsyncIterator()
@@ -49,14 +49,14 @@ extension MarbleDiagram {
   }
 
   /// Runs this diagram as the base of a throttled sequence on `clock`; see
-  /// ``run(on:through:)-(_,(MarbleInput,VirtualClock)->AsyncDebounceSequence<MarbleInput,VirtualClock>)``.
+  /// ``run(on:through:)-(_,(MarbleInput,VirtualClock)->AsyncDebouncedSequence<MarbleInput,VirtualClock>)``.
   ///
   /// - Parameters:
   ///   - clock: The virtual clock the sequence runs on; it starts at frame 0.
   ///   - makeSequence: Creates the throttled sequence from the base and the clock.
   public func run(
     on clock: VirtualClock,
-    through makeSequence: (MarbleInput, VirtualClock) throws -> AsyncThrottleSequence<MarbleInput, VirtualClock>
+    through makeSequence: (MarbleInput, VirtualClock) throws -> AsyncThrottledSequence<MarbleInput, VirtualClock>
   ) async rethrows -> MarbleDiagram {
     let (input, continuation) = MarbleInput.makeStream()
     var iterator = try makeSequence(input, clock).makeAsyncIterator()

@@ -4,7 +4,6 @@
 //===----------------------------------------------------------------------===//
 
 @_spi(Testing) public import Pace
-import Synchronization
 
 /// A clock whose time passes only when you advance it.
 ///
@@ -17,7 +16,7 @@ import Synchronization
 ///
 /// ```swift
 /// let clock = VirtualClock()
-/// let values = Mutex<[String]>([])
+/// let values = LockedState<[String]>([])
 /// let debouncer = try Debouncer<String>(for: .frames(3), clock: clock) { value in
 ///   values.withLock { $0.append(value) }
 /// }
@@ -48,13 +47,15 @@ public final class VirtualClock: Clock, _ManualTimerClock, Sendable {
     var sleepers: [Sleeper] = []
     /// Sleepers cancelled before they were registered.
     var cancelledSleepers: Set<UInt64> = []
+    /// Tasks waiting until this many driver timers are armed.
+    var timerWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
   }
 
-  private let state: Mutex<State>
+  private let state: LockedState<State>
 
   /// Creates a clock that reads `now`; frame 0 by default.
   public init(now: VirtualInstant = .frame(0)) {
-    state = Mutex(State(now: now))
+    state = LockedState(State(now: now))
   }
 
   /// The current instant.
@@ -127,7 +128,10 @@ public final class VirtualClock: Clock, _ManualTimerClock, Sendable {
       let next = state.withLock { state -> Timer? in
         let due = state.timers.indices.filter { state.timers[$0].deadline <= state.now }
         // Earliest deadline first; for the same deadline, the order of arming.
-        guard let index = due.min(by: { (state.timers[$0].deadline, state.timers[$0].id) < (state.timers[$1].deadline, state.timers[$1].id) })
+        guard
+          let index = due.min(by: {
+            (state.timers[$0].deadline, state.timers[$0].id) < (state.timers[$1].deadline, state.timers[$1].id)
+          })
         else { return nil }
         return state.timers.remove(at: index)
       }
@@ -135,7 +139,9 @@ public final class VirtualClock: Clock, _ManualTimerClock, Sendable {
       next.action()
     }
     let due = state.withLock { state -> [Sleeper] in
-      let due = state.sleepers.filter { $0.deadline <= state.now }.sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
+      let due = state.sleepers.filter { $0.deadline <= state.now }.sorted {
+        ($0.deadline, $0.id) < ($1.deadline, $1.id)
+      }
       state.sleepers.removeAll { $0.deadline <= state.now }
       return due
     }
@@ -154,13 +160,31 @@ public final class VirtualClock: Clock, _ManualTimerClock, Sendable {
     advance(to: now.advanced(by: duration))
   }
 
+  /// Suspends until at least `count` driver timers are armed: for instance,
+  /// until a sequence consumed in another task has taken an element in.
+  public func waitForPendingTimers(count: Int = 1) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let ready = state.withLock { state in
+        guard state.timers.count < count else { return true }
+        state.timerWaiters.append((count, continuation))
+        return false
+      }
+      if ready { continuation.resume() }
+    }
+  }
+
   /// Not API: how drivers arm a timer on this clock.
   public func _scheduleTimer(at deadline: VirtualInstant, _ action: @escaping @Sendable () -> Void) -> UInt64 {
-    state.withLock { state in
+    let (id, ready) = state.withLock { state in
       state.nextID += 1
       state.timers.append(Timer(deadline: deadline, id: state.nextID, action: action))
-      return state.nextID
+      let count = state.timers.count
+      let ready = state.timerWaiters.filter { $0.count <= count }.map(\.continuation)
+      state.timerWaiters.removeAll { $0.count <= count }
+      return (state.nextID, ready)
     }
+    for waiter in ready { waiter.resume() }
+    return id
   }
 
   /// Not API: how drivers cancel a timer on this clock.

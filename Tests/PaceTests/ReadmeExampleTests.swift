@@ -66,4 +66,11 @@ import Testing
       "ab-c---d-ef-g---|", through: try ThrottleStateMachine<String, I>(interval: .frames(3)),
       produce: "a--c---d--f--g--|")
   }
+
+  @Test func virtualTimeExample() async throws {
+    let output = try await MarbleDiagram(parsing: "abcd----e---f-g-|").run(on: VirtualClock()) { clock, handler in
+      try Debouncer(for: .frames(3), clock: clock, handler: handler)
+    }
+    #expect(output.description == "------d----e----[g|]")
+  }
 }

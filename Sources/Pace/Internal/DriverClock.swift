@@ -3,8 +3,6 @@
 // Licensed under Apache License v2.0. See LICENSE.txt for license information.
 //===----------------------------------------------------------------------===//
 
-import Synchronization
-
 /// A driver's view of its clock: the current ``DriverInstant`` and a timer.
 protocol DriverClock: Sendable {
   /// The time since the driver's epoch.
@@ -85,7 +83,7 @@ struct EpochClock<C: Clock>: DriverClock where C.Duration == Duration {
 
 /// The id of the manual timer that is armed now; cancelling it stops the chain.
 private final class ManualTimerToken: Sendable {
-  private let state = Mutex<(id: UInt64?, isCancelled: Bool)>((nil, false))
+  private let state = LockedState<(id: UInt64?, isCancelled: Bool)>((nil, false))
 
   func set(_ id: UInt64) {
     state.withLock { $0.id = id }

@@ -3,8 +3,6 @@
 // Licensed under Apache License v2.0. See LICENSE.txt for license information.
 //===----------------------------------------------------------------------===//
 
-import Synchronization
-
 /// The driver behind ``Debouncer`` and ``Throttler``: one policy, one lock, at
 /// most one armed timer, and in-order delivery on the handler's isolation.
 ///
@@ -17,7 +15,7 @@ final class PacerCore<Machine: ControllableStateMachine & Sendable>: Sendable
 where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   typealias Value = Machine.Value
 
-  private struct State: ~Copyable {
+  private struct State {
     var machine: Machine
     /// The armed timer, and the generation that tells it from older ones.
     var timer: ArmedTimer?
@@ -36,12 +34,12 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     var isSettled: Bool { !isDelivering && outbox.isEmpty }
   }
 
-  private let state: Mutex<State>
+  private let state: LockedState<State>
   private let clock: any DriverClock
   private let handler: @Sendable @isolated(any) (Value) -> Void
 
   init(machine: Machine, clock: any DriverClock, handler: @escaping @Sendable @isolated(any) (Value) -> Void) {
-    self.state = Mutex(State(machine: machine))
+    self.state = LockedState(State(machine: machine))
     self.clock = clock
     self.handler = handler
   }

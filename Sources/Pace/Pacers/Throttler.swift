@@ -51,7 +51,8 @@ public final class Throttler<Value: Sendable>: Sendable {
     clock: C,
     @_inheritActorContext handler: @escaping @Sendable @isolated(any) (Value) -> Void
   ) throws(PacingConfigurationError) where C.Duration == Duration {
-    let machine = try ThrottleStateMachine<Value, DriverInstant>(interval: interval, leading: leading, trailing: trailing)
+    let machine = try ThrottleStateMachine<Value, DriverInstant>(
+      interval: interval, leading: leading, trailing: trailing)
     core = PacerCore(machine: machine, clock: EpochClock(clock), handler: handler)
   }
 

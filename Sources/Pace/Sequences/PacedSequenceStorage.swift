@@ -3,9 +3,7 @@
 // Licensed under Apache License v2.0. See LICENSE.txt for license information.
 //===----------------------------------------------------------------------===//
 
-import Synchronization
-
-/// The driver behind ``AsyncDebounceSequence`` and ``AsyncThrottleSequence``:
+/// The driver behind ``AsyncDebouncedSequence`` and ``AsyncThrottledSequence``:
 /// a producer task consumes the base and feeds the policy; the policy's timer
 /// and the producer put what it emits in a buffer that `next()` takes from.
 ///
@@ -23,7 +21,7 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
     case failed(Failure)
   }
 
-  private struct State: ~Copyable {
+  private struct State {
     var machine: Machine
     var timer: ArmedTimer?
     var timerGeneration: UInt64 = 0
@@ -40,13 +38,13 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
     var handledWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
   }
 
-  private let state: Mutex<State>
+  private let state: LockedState<State>
   private let base: Base
   private let clock: any DriverClock
 
   init(base: Base, machine: Machine, clock: any DriverClock) {
     self.base = base
-    self.state = Mutex(State(machine: machine))
+    self.state = LockedState(State(machine: machine))
     self.clock = clock
   }
 

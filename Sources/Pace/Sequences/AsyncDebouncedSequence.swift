@@ -35,8 +35,8 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     trailing: Bool = true,
     maxWait: Duration? = nil,
     clock: C
-  ) throws(PacingConfigurationError) -> AsyncDebounceSequence<Self, C> where C.Duration == Duration {
-    AsyncDebounceSequence(
+  ) throws(PacingConfigurationError) -> AsyncDebouncedSequence<Self, C> where C.Duration == Duration {
+    AsyncDebouncedSequence(
       base: self,
       machine: try DebounceStateMachine(interval: interval, leading: leading, trailing: trailing, maxWait: maxWait),
       clock: clock)
@@ -57,14 +57,14 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     leading: Bool = false,
     trailing: Bool = true,
     maxWait: Duration? = nil
-  ) throws(PacingConfigurationError) -> AsyncDebounceSequence<Self, ContinuousClock> {
+  ) throws(PacingConfigurationError) -> AsyncDebouncedSequence<Self, ContinuousClock> {
     try debounced(for: interval, leading: leading, trailing: trailing, maxWait: maxWait, clock: ContinuousClock())
   }
 }
 
 /// An asynchronous sequence that emits its base's elements once things settle;
 /// created by `debounced(for:leading:trailing:maxWait:clock:)`.
-public struct AsyncDebounceSequence<Base: AsyncSequence & Sendable, C: Clock>: AsyncSequence, Sendable
+public struct AsyncDebouncedSequence<Base: AsyncSequence & Sendable, C: Clock>: AsyncSequence, Sendable
 where Base.Element: Sendable, C.Duration == Duration {
   public typealias Element = Base.Element
   public typealias Failure = Base.Failure
@@ -81,7 +81,9 @@ where Base.Element: Sendable, C.Duration == Duration {
   }
 
   public func makeAsyncIterator() -> Iterator {
-    Iterator(lifetime: PacedSequenceLifetime(storage: PacedSequenceStorage(base: base, machine: machine, clock: EpochClock(clock))))
+    Iterator(
+      lifetime: PacedSequenceLifetime(
+        storage: PacedSequenceStorage(base: base, machine: machine, clock: EpochClock(clock))))
   }
 
   /// The iterator of a debounced sequence.
@@ -113,4 +115,4 @@ where Base.Element: Sendable, C.Duration == Duration {
 }
 
 @available(*, unavailable)
-extension AsyncDebounceSequence.Iterator: Sendable {}
+extension AsyncDebouncedSequence.Iterator: Sendable {}

@@ -35,8 +35,8 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     leading: Bool = true,
     trailing: Bool = true,
     clock: C
-  ) throws(PacingConfigurationError) -> AsyncThrottleSequence<Self, C> where C.Duration == Duration {
-    AsyncThrottleSequence(
+  ) throws(PacingConfigurationError) -> AsyncThrottledSequence<Self, C> where C.Duration == Duration {
+    AsyncThrottledSequence(
       base: self, machine: try ThrottleStateMachine(interval: interval, leading: leading, trailing: trailing),
       clock: clock)
   }
@@ -54,14 +54,14 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     for interval: Duration,
     leading: Bool = true,
     trailing: Bool = true
-  ) throws(PacingConfigurationError) -> AsyncThrottleSequence<Self, ContinuousClock> {
+  ) throws(PacingConfigurationError) -> AsyncThrottledSequence<Self, ContinuousClock> {
     try throttled(for: interval, leading: leading, trailing: trailing, clock: ContinuousClock())
   }
 }
 
 /// An asynchronous sequence that emits at most one of its base's elements per
 /// interval; created by `throttled(for:leading:trailing:clock:)`.
-public struct AsyncThrottleSequence<Base: AsyncSequence & Sendable, C: Clock>: AsyncSequence, Sendable
+public struct AsyncThrottledSequence<Base: AsyncSequence & Sendable, C: Clock>: AsyncSequence, Sendable
 where Base.Element: Sendable, C.Duration == Duration {
   public typealias Element = Base.Element
   public typealias Failure = Base.Failure
@@ -78,7 +78,9 @@ where Base.Element: Sendable, C.Duration == Duration {
   }
 
   public func makeAsyncIterator() -> Iterator {
-    Iterator(lifetime: PacedSequenceLifetime(storage: PacedSequenceStorage(base: base, machine: machine, clock: EpochClock(clock))))
+    Iterator(
+      lifetime: PacedSequenceLifetime(
+        storage: PacedSequenceStorage(base: base, machine: machine, clock: EpochClock(clock))))
   }
 
   /// The iterator of a throttled sequence.
@@ -110,4 +112,4 @@ where Base.Element: Sendable, C.Duration == Duration {
 }
 
 @available(*, unavailable)
-extension AsyncThrottleSequence.Iterator: Sendable {}
+extension AsyncThrottledSequence.Iterator: Sendable {}

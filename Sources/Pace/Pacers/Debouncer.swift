@@ -91,6 +91,9 @@ public final class Debouncer<Value: Sendable>: Sendable {
 
   /// Sends a value: it starts a burst or replaces the burst's pending value.
   ///
+  ///     send:     a-b-c-----
+  ///     handler:  -------c--        (interval: 3 steps)
+  ///
   /// Callable from any thread or actor; never waits for the handler.
   public func send(_ value: Value) {
     core.send(value)
@@ -98,17 +101,29 @@ public final class Debouncer<Value: Sendable>: Sendable {
 
   /// Drops the pending value and ends the burst. The handler is not called for
   /// anything sent before the cancel, unless it was already running.
+  ///
+  ///     send:     a-b-------
+  ///     cancel:   ----x-----
+  ///     handler:  ----------        (interval: 3 steps)
   public func cancel() {
     core.cancel()
   }
 
   /// Calls the handler now with the pending value, if any, and ends the burst.
+  ///
+  ///     send:     a-b-------
+  ///     flush:    ---x------
+  ///     handler:  ---b------        (interval: 3 steps)
   public func flush() {
     core.flush()
   }
 
   /// Ends the input: the pending value, if any, is delivered at once, and later
   /// sends are ignored.
+  ///
+  ///     send:     a-b-c-----
+  ///     finish:   -----x----
+  ///     handler:  -----c----        (interval: 3 steps)
   public func finish() {
     core.finish()
   }

@@ -81,12 +81,20 @@ public final class Throttler<Value: Sendable>: Sendable {
   /// Sends a value: delivered at once while idle (with `leading`), otherwise
   /// it replaces the pending value of the open interval.
   ///
+  ///     send:     abcdefg---
+  ///     handler:  a--d--g---        (interval: 3 steps)
+  ///
   /// Callable from any thread or actor; never waits for the handler.
   public func send(_ value: Value) {
     core.send(value)
   }
 
   /// Drops the pending value. The open interval stays, so the rate still holds.
+  ///
+  ///     send:     ab---c----
+  ///     cancel:   --x-------
+  ///     handler:  a----c----        (interval: 3 steps)
+  ///
   /// The handler is not called for anything sent before the cancel, unless it
   /// was already running.
   public func cancel() {
@@ -94,12 +102,20 @@ public final class Throttler<Value: Sendable>: Sendable {
   }
 
   /// Calls the handler now with the pending value, if any; a new interval starts.
+  ///
+  ///     send:     ab-c------
+  ///     flush:    --x-------
+  ///     handler:  a-b--c----        (interval: 3 steps)
   public func flush() {
     core.flush()
   }
 
   /// Ends the input: the pending value, if any, is delivered when the open
   /// interval ends (the rate holds), and later sends are ignored.
+  ///
+  ///     send:     ab-c------
+  ///     finish:   --x-------
+  ///     handler:  a--b------        (interval: 3 steps)
   public func finish() {
     core.finish()
   }

@@ -4,6 +4,7 @@
 //===----------------------------------------------------------------------===//
 
 /// A policy that a closure pacer can also flush and cancel.
+@usableFromInline
 protocol ControllableStateMachine: PacingStateMachine {
   /// Whether a value waits to be emitted.
   var hasPendingValue: Bool { get }

@@ -3,7 +3,14 @@
 // Licensed under Apache License v2.0. See LICENSE.txt for license information.
 //===----------------------------------------------------------------------===//
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// A driver's view of its clock: the current ``DriverInstant`` and a timer.
+@usableFromInline
 protocol DriverClock: Sendable {
   /// The time since the driver's epoch.
   var now: DriverInstant { get }
@@ -13,7 +20,19 @@ protocol DriverClock: Sendable {
   func armTimer(at deadline: DriverInstant, fire: @escaping @Sendable () -> DriverInstant?) -> ArmedTimer
 }
 
+/// The driver clock for `clock`: a direct read of the kernel's clock for the
+/// continuous clock on Linux, an epoch-based adapter for any other clock.
+func makeDriverClock<C: Clock>(_ clock: C) -> any DriverClock where C.Duration == Duration {
+  #if os(Linux)
+    if C.self == ContinuousClock.self {
+      return LinuxContinuousClock()
+    }
+  #endif
+  return EpochClock(clock)
+}
+
 /// A timer a driver has armed, so it can be cancelled.
+@usableFromInline
 enum ArmedTimer: Sendable {
   /// A task sleeping on a real clock.
   case task(Task<Void, Never>)
@@ -39,7 +58,7 @@ struct EpochClock<C: Clock>: DriverClock where C.Duration == Duration {
   }
 
   var now: DriverInstant {
-    DriverInstant(offset: epoch.duration(to: clock.now))
+    DriverInstant(nanoseconds: DriverDuration(epoch.duration(to: clock.now)).nanoseconds)
   }
 
   func armTimer(at deadline: DriverInstant, fire: @escaping @Sendable () -> DriverInstant?) -> ArmedTimer {
@@ -53,7 +72,7 @@ struct EpochClock<C: Clock>: DriverClock where C.Duration == Duration {
         var deadline = deadline
         while true {
           do {
-            try await clock.sleep(until: epoch.advanced(by: deadline.offset), tolerance: nil)
+            try await clock.sleep(until: epoch.advanced(by: .nanoseconds(deadline.nanoseconds)), tolerance: nil)
           } catch {
             return  // Cancelled: the driver let the timer go.
           }
@@ -71,7 +90,7 @@ struct EpochClock<C: Clock>: DriverClock where C.Duration == Duration {
     guard let epoch = epoch as? Manual.Instant else { preconditionFailure("A clock's instant type changed") }
     let token = ManualTimerToken()
     @Sendable func schedule(_ deadline: DriverInstant) {
-      let id = clock._scheduleTimer(at: epoch.advanced(by: deadline.offset)) {
+      let id = clock._scheduleTimer(at: epoch.advanced(by: .nanoseconds(deadline.nanoseconds))) {
         if let next = fire() { schedule(next) }
       }
       token.set(id)
@@ -80,6 +99,52 @@ struct EpochClock<C: Clock>: DriverClock where C.Duration == Duration {
     return .manual(cancel: { token.cancel(on: clock) })
   }
 }
+
+#if os(Linux)
+  /// The continuous clock on Linux, read straight from the kernel.
+  ///
+  /// `ContinuousClock.now` reads `CLOCK_BOOTTIME` too, then builds a 128-bit
+  /// `Duration`; reading it here as nanoseconds takes the clock off a send's
+  /// cost. Timers still sleep on `ContinuousClock`, from an epoch taken at the
+  /// same moment.
+  struct LinuxContinuousClock: DriverClock {
+    let epochNanoseconds: Int64
+    let epoch: ContinuousClock.Instant
+
+    init() {
+      epoch = ContinuousClock.now
+      epochNanoseconds = Self.kernelNanoseconds()
+    }
+
+    @inline(__always)
+    static func kernelNanoseconds() -> Int64 {
+      var time = timespec()
+      clock_gettime(CLOCK_BOOTTIME, &time)
+      return Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
+    }
+
+    var now: DriverInstant {
+      DriverInstant(nanoseconds: Self.kernelNanoseconds() &- epochNanoseconds)
+    }
+
+    func armTimer(at deadline: DriverInstant, fire: @escaping @Sendable () -> DriverInstant?) -> ArmedTimer {
+      let epoch = epoch
+      return .task(
+        Task {
+          var deadline = deadline
+          while true {
+            do {
+              try await ContinuousClock().sleep(until: epoch.advanced(by: .nanoseconds(deadline.nanoseconds)))
+            } catch {
+              return  // Cancelled: the driver let the timer go.
+            }
+            guard let next = fire() else { return }
+            deadline = next
+          }
+        })
+    }
+  }
+#endif
 
 /// The id of the manual timer that is armed now; cancelling it stops the chain.
 private final class ManualTimerToken: Sendable {

@@ -20,6 +20,7 @@
 /// `pthread_mutex_t` (Linux) and `os_unfair_lock` (Darwin) are understood by
 /// the sanitizer. Lock only through ``withLock(_:)``; never call user code or
 /// resume a continuation inside it.
+@usableFromInline
 package struct LockedState<State>: @unchecked Sendable {
   // @unchecked Sendable: the state is only ever read or written inside
   // `withLock`, which holds the lock for the whole access.

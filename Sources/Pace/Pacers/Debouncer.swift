@@ -37,7 +37,7 @@
 ///
 /// The timing is ``DebounceStateMachine``'s, exactly; see <doc:Debounce>.
 public final class Debouncer<Value: Sendable>: Sendable {
-  private let core: PacerCore<DebounceStateMachine<Value, DriverInstant>>
+  @usableFromInline let core: PacerCore<DebounceStateMachine<Value, DriverInstant>>
 
   /// Creates a debouncer.
   ///
@@ -59,8 +59,9 @@ public final class Debouncer<Value: Sendable>: Sendable {
     @_inheritActorContext handler: @escaping @Sendable @isolated(any) (Value) -> Void
   ) throws(PacingConfigurationError) where C.Duration == Duration {
     let machine = try DebounceStateMachine<Value, DriverInstant>(
-      interval: interval, leading: leading, trailing: trailing, maxWait: maxWait)
-    core = PacerCore(machine: machine, clock: EpochClock(clock), handler: handler)
+      interval: DriverDuration(interval), leading: leading, trailing: trailing,
+      maxWait: maxWait.map(DriverDuration.init))
+    core = PacerCore(machine: machine, clock: makeDriverClock(clock), handler: handler)
   }
 
   /// Creates a debouncer on the continuous clock.
@@ -95,6 +96,7 @@ public final class Debouncer<Value: Sendable>: Sendable {
   ///     handler:  -------c--        (interval: 3 steps)
   ///
   /// Callable from any thread or actor; never waits for the handler.
+  @inlinable
   public func send(_ value: Value) {
     core.send(value)
   }
@@ -148,6 +150,7 @@ public final class Debouncer<Value: Sendable>: Sendable {
 
 extension Debouncer where Value == Void {
   /// Sends an event that carries no value, such as a tap or a change signal.
+  @inlinable
   public func send() {
     send(())
   }

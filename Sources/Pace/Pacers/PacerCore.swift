@@ -11,14 +11,16 @@
 /// up when the armed timer fires early and re-arms. Emissions go to an outbox
 /// that one delivery task drains on the handler's isolation, so they arrive in
 /// order and the lock is never held while the handler runs.
+@usableFromInline
 final class PacerCore<Machine: ControllableStateMachine & Sendable>: Sendable
 where Machine.Instant == DriverInstant, Machine.Value: Sendable {
-  typealias Value = Machine.Value
+  @usableFromInline typealias Value = Machine.Value
 
-  private struct State {
-    var machine: Machine
+  @usableFromInline
+  struct State {
+    @usableFromInline var machine: Machine
     /// The armed timer, and the generation that tells it from older ones.
-    var timer: ArmedTimer?
+    @usableFromInline var timer: ArmedTimer?
     var timerGeneration: UInt64 = 0
     /// Emitted values not yet handed to the handler, oldest first.
     var outbox: [Value] = []
@@ -27,15 +29,19 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     /// Whether the policy has delivered its finish.
     var isTerminated = false
     /// Whether the pacer was released; nothing is delivered after that.
-    var isShutDown = false
+    @usableFromInline var isShutDown = false
     /// Tasks waiting until everything emitted has been delivered.
     var settledWaiters: [CheckedContinuation<Void, Never>] = []
+
+    init(machine: Machine) {
+      self.machine = machine
+    }
 
     var isSettled: Bool { !isDelivering && outbox.isEmpty }
   }
 
-  private let state: LockedState<State>
-  private let clock: any DriverClock
+  @usableFromInline let state: LockedState<State>
+  @usableFromInline let clock: any DriverClock
   private let handler: @Sendable @isolated(any) (Value) -> Void
 
   init(machine: Machine, clock: any DriverClock, handler: @escaping @Sendable @isolated(any) (Value) -> Void) {
@@ -46,12 +52,17 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
 
   // MARK: Events
 
+  /// The hot path, inlined into the caller so that it is specialised for its
+  /// `Value`: read the clock, update the policy under the lock, return. Arming
+  /// a timer and delivering happen out of line, and only when needed.
+  @inlinable
   func send(_ value: Value) {
     let now = clock.now
-    let startsDelivery = state.withLock { state in
+    let startsDelivery = state.withLock { state -> Bool in
       guard !state.isShutDown else { return false }
       let action = state.machine.valueReceived(value, at: now)
-      armTimerIfNeeded(&state)
+      if state.timer == nil, state.machine.deadline != nil { armTimerIfNeeded(&state) }
+      if case .none = action { return false }
       return enqueue(action, &state)
     }
     if startsDelivery { startDelivery() }
@@ -109,7 +120,8 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   // MARK: Timer
 
   /// Arms the timer when the policy waits for a deadline and none is armed.
-  private func armTimerIfNeeded(_ state: inout State) {
+  @usableFromInline
+  func armTimerIfNeeded(_ state: inout State) {
     guard state.timer == nil, let deadline = state.machine.deadline else { return }
     state.timerGeneration &+= 1
     let generation = state.timerGeneration
@@ -160,7 +172,8 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   // MARK: Delivery
 
   /// Puts what `action` emits in the outbox; true when a delivery task must start.
-  private func enqueue(_ action: PacingAction<Value>, _ state: inout State) -> Bool {
+  @usableFromInline
+  func enqueue(_ action: PacingAction<Value>, _ state: inout State) -> Bool {
     if action.terminates { state.isTerminated = true }
     guard let value = action.value else { return false }
     state.outbox.append(value)
@@ -169,7 +182,8 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     return true
   }
 
-  private func startDelivery() {
+  @usableFromInline
+  func startDelivery() {
     let isolation = handler.isolation
     Task { [weak self] in
       await self?.deliver(isolation: isolation)

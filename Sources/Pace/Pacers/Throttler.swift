@@ -32,7 +32,7 @@
 ///
 /// The timing is ``ThrottleStateMachine``'s, exactly; see <doc:Throttle>.
 public final class Throttler<Value: Sendable>: Sendable {
-  private let core: PacerCore<ThrottleStateMachine<Value, DriverInstant>>
+  @usableFromInline let core: PacerCore<ThrottleStateMachine<Value, DriverInstant>>
 
   /// Creates a debouncer.
   ///
@@ -52,8 +52,8 @@ public final class Throttler<Value: Sendable>: Sendable {
     @_inheritActorContext handler: @escaping @Sendable @isolated(any) (Value) -> Void
   ) throws(PacingConfigurationError) where C.Duration == Duration {
     let machine = try ThrottleStateMachine<Value, DriverInstant>(
-      interval: interval, leading: leading, trailing: trailing)
-    core = PacerCore(machine: machine, clock: EpochClock(clock), handler: handler)
+      interval: DriverDuration(interval), leading: leading, trailing: trailing)
+    core = PacerCore(machine: machine, clock: makeDriverClock(clock), handler: handler)
   }
 
   /// Creates a debouncer on the continuous clock.
@@ -85,6 +85,7 @@ public final class Throttler<Value: Sendable>: Sendable {
   ///     handler:  a--d--g---        (interval: 3 steps)
   ///
   /// Callable from any thread or actor; never waits for the handler.
+  @inlinable
   public func send(_ value: Value) {
     core.send(value)
   }
@@ -140,6 +141,7 @@ public final class Throttler<Value: Sendable>: Sendable {
 
 extension Throttler where Value == Void {
   /// Sends an event that carries no value, such as a tap or a change signal.
+  @inlinable
   public func send() {
     send(())
   }

@@ -38,7 +38,8 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   ) throws(PacingConfigurationError) -> AsyncDebouncedSequence<Self, C> where C.Duration == Duration {
     AsyncDebouncedSequence(
       base: self,
-      machine: try DebounceStateMachine(interval: interval, leading: leading, trailing: trailing, maxWait: maxWait),
+      machine: try DebounceStateMachine(interval: DriverDuration(interval), leading: leading, trailing: trailing,
+      maxWait: maxWait.map(DriverDuration.init)),
       clock: clock)
   }
 
@@ -83,7 +84,7 @@ where Base.Element: Sendable, C.Duration == Duration {
   public func makeAsyncIterator() -> Iterator {
     Iterator(
       lifetime: PacedSequenceLifetime(
-        storage: PacedSequenceStorage(base: base, machine: machine, clock: EpochClock(clock))))
+        storage: PacedSequenceStorage(base: base, machine: machine, clock: makeDriverClock(clock))))
   }
 
   /// The iterator of a debounced sequence.

@@ -37,7 +37,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     clock: C
   ) throws(PacingConfigurationError) -> AsyncThrottledSequence<Self, C> where C.Duration == Duration {
     AsyncThrottledSequence(
-      base: self, machine: try ThrottleStateMachine(interval: interval, leading: leading, trailing: trailing),
+      base: self, machine: try ThrottleStateMachine(interval: DriverDuration(interval), leading: leading, trailing: trailing),
       clock: clock)
   }
 
@@ -80,7 +80,7 @@ where Base.Element: Sendable, C.Duration == Duration {
   public func makeAsyncIterator() -> Iterator {
     Iterator(
       lifetime: PacedSequenceLifetime(
-        storage: PacedSequenceStorage(base: base, machine: machine, clock: EpochClock(clock))))
+        storage: PacedSequenceStorage(base: base, machine: machine, clock: makeDriverClock(clock))))
   }
 
   /// The iterator of a throttled sequence.

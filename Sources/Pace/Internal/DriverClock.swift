@@ -15,9 +15,40 @@ protocol DriverClock: Sendable {
   /// The time since the driver's epoch.
   var now: DriverInstant { get }
 
-  /// Arms a timer for `deadline`. When it fires, `fire` is called; it returns
-  /// the next deadline to keep the timer armed, or `nil` to let it go.
-  func armTimer(at deadline: DriverInstant, fire: @escaping @Sendable () -> DriverInstant?) -> ArmedTimer
+  /// Arms a timer for `deadline`. When it fires, `fire` is called with whether
+  /// it runs in a task of its own (so that it may deliver there); it returns
+  /// the next deadline to keep the timer armed, or `nil` to let it go, and
+  /// whether the timer's task should await `deliver` before going on.
+  func armTimer(
+    at deadline: DriverInstant, fire: @escaping TimerFire, deliver: @escaping @Sendable () async -> Void
+  ) -> ArmedTimer
+}
+
+/// A timer's callback: given whether it runs in a task, the next deadline and
+/// whether that task should deliver now.
+@usableFromInline
+typealias TimerFire = @Sendable (_ inTask: Bool) -> (next: DriverInstant?, deliverHere: Bool)
+
+/// The loop of a timer that sleeps in a task: sleep, fire, deliver if asked,
+/// and again while there is a deadline.
+func timerTaskLoop(
+  from deadline: DriverInstant, sleep: @escaping @Sendable (DriverInstant) async throws -> Void,
+  fire: @escaping TimerFire, deliver: @escaping @Sendable () async -> Void
+) -> Task<Void, Never> {
+  Task {
+    var deadline = deadline
+    while true {
+      do {
+        try await sleep(deadline)
+      } catch {
+        return  // Cancelled: the driver let the timer go.
+      }
+      let (next, deliverHere) = fire(true)
+      if deliverHere { await deliver() }
+      guard let next else { return }
+      deadline = next
+    }
+  }
 }
 
 /// The driver clock for `clock`: a direct read of the kernel's clock for the
@@ -61,37 +92,31 @@ struct EpochClock<C: Clock>: DriverClock where C.Duration == Duration {
     DriverInstant(nanoseconds: DriverDuration(epoch.duration(to: clock.now)).nanoseconds)
   }
 
-  func armTimer(at deadline: DriverInstant, fire: @escaping @Sendable () -> DriverInstant?) -> ArmedTimer {
+  func armTimer(
+    at deadline: DriverInstant, fire: @escaping TimerFire, deliver: @escaping @Sendable () async -> Void
+  ) -> ArmedTimer {
     if let manual = clock as? any _ManualTimerClock {
       return Self.armManualTimer(manual, epoch: epoch, at: deadline, fire: fire)
     }
     let clock = clock
     let epoch = epoch
     return .task(
-      Task {
-        var deadline = deadline
-        while true {
-          do {
-            try await clock.sleep(until: epoch.advanced(by: .nanoseconds(deadline.nanoseconds)), tolerance: nil)
-          } catch {
-            return  // Cancelled: the driver let the timer go.
-          }
-          guard let next = fire() else { return }
-          deadline = next
-        }
-      })
+      timerTaskLoop(
+        from: deadline,
+        sleep: { try await clock.sleep(until: epoch.advanced(by: .nanoseconds($0.nanoseconds)), tolerance: nil) },
+        fire: fire, deliver: deliver))
   }
 
   /// A timer on a manual clock: each firing schedules the next one, if any.
   private static func armManualTimer<Manual: _ManualTimerClock>(
-    _ clock: Manual, epoch: C.Instant, at deadline: DriverInstant, fire: @escaping @Sendable () -> DriverInstant?
+    _ clock: Manual, epoch: C.Instant, at deadline: DriverInstant, fire: @escaping TimerFire
   ) -> ArmedTimer {
     // `C` is `Manual` here; the cast only recovers that for the compiler.
     guard let epoch = epoch as? Manual.Instant else { preconditionFailure("A clock's instant type changed") }
     let token = ManualTimerToken()
     @Sendable func schedule(_ deadline: DriverInstant) {
       let id = clock._scheduleTimer(at: epoch.advanced(by: .nanoseconds(deadline.nanoseconds))) {
-        if let next = fire() { schedule(next) }
+        if let next = fire(false).next { schedule(next) }
       }
       token.set(id)
     }
@@ -127,21 +152,15 @@ struct EpochClock<C: Clock>: DriverClock where C.Duration == Duration {
       DriverInstant(nanoseconds: Self.kernelNanoseconds() &- epochNanoseconds)
     }
 
-    func armTimer(at deadline: DriverInstant, fire: @escaping @Sendable () -> DriverInstant?) -> ArmedTimer {
+    func armTimer(
+      at deadline: DriverInstant, fire: @escaping TimerFire, deliver: @escaping @Sendable () async -> Void
+    ) -> ArmedTimer {
       let epoch = epoch
       return .task(
-        Task {
-          var deadline = deadline
-          while true {
-            do {
-              try await ContinuousClock().sleep(until: epoch.advanced(by: .nanoseconds(deadline.nanoseconds)))
-            } catch {
-              return  // Cancelled: the driver let the timer go.
-            }
-            guard let next = fire() else { return }
-            deadline = next
-          }
-        })
+        timerTaskLoop(
+          from: deadline,
+          sleep: { try await ContinuousClock().sleep(until: epoch.advanced(by: .nanoseconds($0.nanoseconds))) },
+          fire: fire, deliver: deliver))
     }
   }
 #endif

@@ -125,13 +125,21 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     guard state.timer == nil, let deadline = state.machine.deadline else { return }
     state.timerGeneration &+= 1
     let generation = state.timerGeneration
-    state.timer = clock.armTimer(at: deadline) { [weak self] in
-      self?.timerFired(generation: generation)
-    }
+    state.timer = clock.armTimer(
+      at: deadline,
+      fire: { [weak self] inTask in
+        self?.timerFired(generation: generation, inTask: inTask) ?? (nil, false)
+      },
+      deliver: { [weak self] in
+        await self?.deliver(isolation: nil)
+      })
   }
 
-  /// The timer fired; returns the deadline to re-arm it for, or `nil` to let it go.
-  private func timerFired(generation: UInt64) -> DriverInstant? {
+  /// The timer fired; returns the deadline to re-arm it for (or `nil` to let it
+  /// go) and whether the timer's task delivers what it emitted. A handler with
+  /// no isolation of its own is called from the timer's task directly, which
+  /// saves a task and a hop; any other handler gets a delivery task on its actor.
+  private func timerFired(generation: UInt64, inTask: Bool) -> (next: DriverInstant?, deliverHere: Bool) {
     let now = clock.now
     let (next, startsDelivery) = state.withLock { state -> (DriverInstant?, Bool) in
       guard generation == state.timerGeneration, !state.isShutDown else {
@@ -144,8 +152,10 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
       }
       return (deadline, startsDelivery)
     }
-    if startsDelivery { startDelivery() }
-    return next
+    guard startsDelivery else { return (next, false) }
+    if inTask, handler.isolation == nil { return (next, true) }
+    startDelivery()
+    return (next, false)
   }
 
   /// Lets the timer go when the policy no longer waits for anything.
@@ -191,7 +201,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   }
 
   /// Drains the outbox on the handler's isolation, in order.
-  private func deliver(isolation: isolated (any Actor)?) async {
+  func deliver(isolation: isolated (any Actor)?) async {
     while true {
       let (value, waiters) = state.withLock { state -> (Value?, [CheckedContinuation<Void, Never>]) in
         guard !state.isShutDown, !state.outbox.isEmpty else {

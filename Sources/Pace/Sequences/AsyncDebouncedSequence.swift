@@ -69,7 +69,7 @@ public struct AsyncDebouncedSequence<Base: AsyncSequence & Sendable, C: Clock>: 
 where Base.Element: Sendable, C.Duration == Duration {
   public typealias Element = Base.Element
   public typealias Failure = Base.Failure
-  typealias Machine = DebounceStateMachine<Element, DriverInstant>
+  @usableFromInline typealias Machine = DebounceStateMachine<Element, DriverInstant>
 
   let base: Base
   let machine: Machine
@@ -89,14 +89,21 @@ where Base.Element: Sendable, C.Duration == Duration {
 
   /// The iterator of a debounced sequence.
   public struct Iterator: AsyncIteratorProtocol {
-    let lifetime: PacedSequenceLifetime<Base, Machine>
+    @usableFromInline let lifetime: PacedSequenceLifetime<Base, Machine>
+
+    @usableFromInline
+    init(lifetime: PacedSequenceLifetime<Base, Machine>) {
+      self.lifetime = lifetime
+    }
 
     /// The next element once it is due, or `nil` at the end or on cancellation.
+    @inlinable
     public mutating func next() async throws -> Element? {
       try await lifetime.storage.next().get()
     }
 
     /// The next element once it is due, or `nil` at the end or on cancellation.
+    @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
       try await lifetime.storage.next().get()
     }

@@ -9,38 +9,45 @@
 ///
 /// Cancelling the consumer, or dropping the iterator, ends the sequence,
 /// cancels the producer (so the base is no longer consumed) and the timer.
+@usableFromInline
 final class PacedSequenceStorage<Base: AsyncSequence & Sendable, Machine: PacingStateMachine & Sendable>: Sendable
 where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == DriverInstant {
-  typealias Element = Base.Element
-  typealias Failure = Base.Failure
-  typealias Consumer = CheckedContinuation<Result<Element?, Failure>, Never>
+  @usableFromInline typealias Element = Base.Element
+  @usableFromInline typealias Failure = Base.Failure
+  @usableFromInline typealias Consumer = CheckedContinuation<Result<Element?, Failure>, Never>
 
-  private enum Output {
+  @usableFromInline
+  enum Output {
     case element(Element)
     case finished
     case failed(Failure)
   }
 
-  private struct State {
-    var machine: Machine
-    var timer: ArmedTimer?
+  @usableFromInline
+  struct State {
+    @usableFromInline var machine: Machine
+    @usableFromInline var timer: ArmedTimer?
     var timerGeneration: UInt64 = 0
-    var producer: Task<Void, Never>?
-    var isStarted = false
+    @usableFromInline var producer: Task<Void, Never>?
+    @usableFromInline var isStarted = false
     /// Emitted but not yet returned by `next()`, oldest first.
-    var outputs: [Output] = []
+    @usableFromInline var outputs: [Output] = []
     /// The consumer suspended in `next()`, if any.
-    var consumer: Consumer?
+    @usableFromInline var consumer: Consumer?
     /// Whether `next()` returned the end (or the sequence was cancelled).
-    var isDone = false
+    @usableFromInline var isDone = false
     /// Upstream values, finishes and failures the policy has been told about.
-    var upstreamEventsHandled = 0
-    var handledWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    @usableFromInline var upstreamEventsHandled = 0
+    @usableFromInline var handledWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+    init(machine: Machine) {
+      self.machine = machine
+    }
   }
 
-  private let state: LockedState<State>
-  private let base: Base
-  private let clock: any DriverClock
+  @usableFromInline let state: LockedState<State>
+  @usableFromInline let base: Base
+  @usableFromInline let clock: any DriverClock
 
   init(base: Base, machine: Machine, clock: any DriverClock) {
     self.base = base
@@ -50,6 +57,7 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
 
   // MARK: Consumer
 
+  @inlinable
   func next() async -> Result<Element?, Failure> {
     await withTaskCancellationHandler {
       await withCheckedContinuation { (continuation: Consumer) in
@@ -72,6 +80,7 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
   }
 
   /// Ends the sequence: the consumer gets `nil`; the producer and timer stop.
+  @usableFromInline
   func cancel() {
     let (consumer, producer, timer, waiters) = state.withLock { state in
       state.isDone = true
@@ -104,25 +113,63 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
     }
   }
 
-  private func startIfNeeded(_ state: inout State) {
+  /// Starts the producer. Inlined into the client with `next()`, so that the
+  /// producer's loop is specialised for the base and element types. The task
+  /// holds the storage strongly: the iterator's lifetime cancels it.
+  @inlinable
+  func startIfNeeded(_ state: inout State) {
     guard !state.isStarted else { return }
     state.isStarted = true
-    state.producer = Task { [weak self, base] in
+    state.producer = Task { [self, base] in
       var iterator = base.makeAsyncIterator()
       do throws(Failure) {
         while let element = try await iterator.next(isolation: nil) {
-          guard let self, !Task.isCancelled else { return }
-          self.upstreamEvent { state, now in state.machine.valueReceived(element, at: now) }
+          guard !Task.isCancelled else { return }
+          self.elementProduced(element)
         }
-        self?.upstreamEvent { state, now in state.machine.upstreamFinished(at: now) }
+        self.upstreamEvent { state, now in state.machine.upstreamFinished(at: now) }
       } catch {
-        self?.upstreamEvent(failure: error) { state, now in state.machine.upstreamFailed(at: now) }
+        self.upstreamEvent(failure: error) { state, now in state.machine.upstreamFailed(at: now) }
       }
     }
   }
 
+  /// The base produced an element: the per-element hot path. Emissions,
+  /// waiters and timers take the out-of-line path, under the same lock.
+  @inlinable
+  func elementProduced(_ element: Element) {
+    let now = clock.now
+    let resumption = state.withLock { state -> Resumption? in
+      guard !state.isDone else { return nil }
+      let action = state.machine.valueReceived(element, at: now)
+      state.upstreamEventsHandled &+= 1
+      if case .none = action, state.handledWaiters.isEmpty, state.timer != nil || state.machine.deadline == nil {
+        return nil  // The common case: the policy only moved its deadline.
+      }
+      return afterUpstreamEvent(action, failure: nil, &state)
+    }
+    resumption?.perform()
+  }
+
+  /// What to resume or cancel once the lock is released.
+  @usableFromInline
+  struct Resumption {
+    var consumer: Consumer?
+    var result: Result<Element?, Failure>?
+    var timer: ArmedTimer?
+    var waiters: [CheckedContinuation<Void, Never>] = []
+
+    @usableFromInline
+    func perform() {
+      timer?.cancel()
+      if let consumer, let result { consumer.resume(returning: result) }
+      for waiter in waiters { waiter.resume() }
+    }
+  }
+
   /// Takes the oldest output for the consumer; nil when there is none yet.
-  private func takeOutput(_ state: inout State) -> Result<Element?, Failure>? {
+  @usableFromInline
+  func takeOutput(_ state: inout State) -> Result<Element?, Failure>? {
     guard !state.outputs.isEmpty else { return state.isDone ? .success(nil) : nil }
     switch state.outputs.removeFirst() {
     case .element(let element):
@@ -138,35 +185,41 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
 
   // MARK: Producer and timer
 
-  private func upstreamEvent(
-    failure: Failure? = nil, _ event: (inout State, DriverInstant) -> PacingAction<Element>
-  ) {
+  /// The base finished or failed.
+  @usableFromInline
+  func upstreamEvent(failure: Failure? = nil, _ event: (inout State, DriverInstant) -> PacingAction<Element>) {
     let now = clock.now
-    let (consumer, result, timer, waiters) = state.withLock { state in
-      guard !state.isDone else {
-        return (Consumer?.none, Result<Element?, Failure>?.none, ArmedTimer?.none, [CheckedContinuation<Void, Never>]())
-      }
-      enqueue(event(&state, now), failure: failure, &state)
-      armTimerIfNeeded(&state)
-      state.upstreamEventsHandled += 1
-      let handled = state.upstreamEventsHandled
-      let waiters = state.handledWaiters.filter { $0.count <= handled }.map(\.continuation)
-      state.handledWaiters.removeAll { $0.count <= handled }
-      let (consumer, result) = deliverIfWaiting(&state)
-      return (consumer, result, releaseTimer(ifIdle: true, &state), waiters)
+    let resumption = state.withLock { state -> Resumption? in
+      guard !state.isDone else { return nil }
+      let action = event(&state, now)
+      state.upstreamEventsHandled &+= 1
+      return afterUpstreamEvent(action, failure: failure, &state)
     }
-    timer?.cancel()
-    if let consumer, let result { consumer.resume(returning: result) }
-    for waiter in waiters { waiter.resume() }
+    resumption?.perform()
+  }
+
+  /// After the policy handled an upstream event: buffer what it emitted, arm
+  /// or let go of the timer, hand an output to a waiting consumer, and collect
+  /// the waiters whose count is reached.
+  @usableFromInline
+  func afterUpstreamEvent(_ action: PacingAction<Element>, failure: Failure?, _ state: inout State) -> Resumption {
+    enqueue(action, failure: failure, &state)
+    armTimerIfNeeded(&state)
+    let handled = state.upstreamEventsHandled
+    let waiters = state.handledWaiters.filter { $0.count <= handled }.map(\.continuation)
+    state.handledWaiters.removeAll { $0.count <= handled }
+    let (consumer, result) = deliverIfWaiting(&state)
+    return Resumption(consumer: consumer, result: result, timer: releaseTimer(ifIdle: true, &state), waiters: waiters)
   }
 
   private func armTimerIfNeeded(_ state: inout State) {
     guard state.timer == nil, let deadline = state.machine.deadline else { return }
     state.timerGeneration &+= 1
     let generation = state.timerGeneration
-    state.timer = clock.armTimer(at: deadline) { [weak self] in
-      self?.timerFired(generation: generation)
-    }
+    state.timer = clock.armTimer(
+      at: deadline,
+      fire: { [weak self] _ in (self?.timerFired(generation: generation), false) },
+      deliver: {})
   }
 
   private func timerFired(generation: UInt64) -> DriverInstant? {
@@ -213,9 +266,10 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
 }
 
 /// Ends the sequence when the iterator that owns it goes away.
+@usableFromInline
 final class PacedSequenceLifetime<Base: AsyncSequence & Sendable, Machine: PacingStateMachine & Sendable>: Sendable
 where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == DriverInstant {
-  let storage: PacedSequenceStorage<Base, Machine>
+  @usableFromInline let storage: PacedSequenceStorage<Base, Machine>
 
   init(storage: PacedSequenceStorage<Base, Machine>) {
     self.storage = storage

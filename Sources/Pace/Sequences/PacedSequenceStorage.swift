@@ -39,6 +39,8 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
     /// Upstream values, finishes and failures the policy has been told about.
     @usableFromInline var upstreamEventsHandled = 0
     @usableFromInline var handledWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    /// Side effects of upstream events, to perform once the lock is released.
+    var deferred: [Resumption] = []
 
     init(machine: Machine) {
       self.machine = machine
@@ -134,30 +136,60 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
     }
   }
 
-  /// The base produced an element: the per-element hot path. Emissions,
-  /// waiters and timers take the out-of-line path, under the same lock.
+  /// The base produced an element: the per-element hot path. It handles only
+  /// trivial values: emissions, waiters and timers are settled out of line
+  /// under the same lock, and their side effects performed after it.
   @inlinable
   func elementProduced(_ element: Element) {
     let now = clock.now
-    let resumption = state.withLock { state -> Resumption? in
-      guard !state.isDone else { return nil }
+    let hasEffects = state.withLock { state -> Bool in
+      guard !state.isDone else { return false }
       let action = state.machine.valueReceived(element, at: now)
       state.upstreamEventsHandled &+= 1
       if case .none = action, state.handledWaiters.isEmpty, state.timer != nil || state.machine.deadline == nil {
-        return nil  // The common case: the policy only moved its deadline.
+        return false  // The common case: the policy only moved its deadline.
       }
-      return afterUpstreamEvent(action, failure: nil, &state)
+      return deferEffects(of: action, &state)
     }
-    resumption?.perform()
+    if hasEffects { performDeferredEffects() }
+  }
+
+  /// Settles an upstream element's action under the lock; its side effects
+  /// wait in the state for ``performDeferredEffects()``.
+  @usableFromInline
+  func deferEffects(of action: PacingAction<Element>, _ state: inout State) -> Bool {
+    state.deferred.append(afterUpstreamEvent(action, failure: nil, &state))
+    return true
+  }
+
+  /// Performs the side effects that upstream events left, in order.
+  @usableFromInline
+  func performDeferredEffects() {
+    let deferred = state.withLock { state -> [Resumption] in
+      defer { state.deferred.removeAll(keepingCapacity: true) }
+      return state.deferred
+    }
+    for resumption in deferred { resumption.perform() }
   }
 
   /// What to resume or cancel once the lock is released.
   @usableFromInline
   struct Resumption {
-    var consumer: Consumer?
-    var result: Result<Element?, Failure>?
-    var timer: ArmedTimer?
-    var waiters: [CheckedContinuation<Void, Never>] = []
+    @usableFromInline var consumer: Consumer?
+    @usableFromInline var result: Result<Element?, Failure>?
+    @usableFromInline var timer: ArmedTimer?
+    @usableFromInline var waiters: [CheckedContinuation<Void, Never>] = []
+
+    @usableFromInline
+    init(
+      consumer: Consumer?, result: Result<Element?, Failure>?, timer: ArmedTimer?,
+      waiters: [CheckedContinuation<Void, Never>]
+    ) {
+      self.consumer = consumer
+      self.result = result
+      self.timer = timer
+      self.waiters = waiters
+    }
 
     @usableFromInline
     func perform() {

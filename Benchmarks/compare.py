@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+# Reads the histogram percentile exports of one benchmark run and prints the
+# comparison table. Benchmark names are "<group> | <contender>".
+import glob
+import os
+import platform
+import sys
+
+SUFFIX = ".histogram.percentiles.tsv"
+
+
+def load(folder):
+    results = {}  # (group, contender) -> {metric: {percentile: value}}
+    for path in glob.glob(os.path.join(folder, "*" + SUFFIX)):
+        stem = os.path.basename(path)[: -len(SUFFIX)]
+        marker = ".PaceBenchmarks."
+        if marker not in stem:
+            continue
+        name_and_metric = stem.split(marker, 1)[1]
+        name, metric = name_and_metric.rsplit(".", 1)
+        if "_|_" not in name:
+            continue
+        group, contender = (part.replace("_", " ") for part in name.split("_|_", 1))
+        values = {}
+        with open(path) as handle:
+            header = next(handle)
+            # Countable metrics are exported in scaled units: "(K)", "(M)", "(G)".
+            scale = 1
+            for suffix, factor in (("(K)", 1e3), ("(M)", 1e6), ("(G)", 1e9)):
+                if suffix in header:
+                    scale = factor
+            for line in handle:
+                percentile, value = line.split("\t")
+                values[int(percentile)] = float(value) * scale
+        results.setdefault((group, contender), {})[metric] = values
+    return results
+
+
+def fmt(value, unit=""):
+    if value is None:
+        return "-"
+    if value >= 100:
+        text = f"{value:,.0f}"
+    elif value >= 10:
+        text = f"{value:.1f}"
+    else:
+        text = f"{value:.2f}"
+    return text + unit
+
+
+def gate(results):
+    """CI's quick pass: a send in steady state allocates nothing, in any sample."""
+    failed = False
+    for group, contender in [("debounce send", "Pace Debouncer"), ("throttle send", "Pace Throttler")]:
+        mallocs = results.get((group, contender), {}).get("mallocCountTotal")
+        if mallocs is None:
+            print(f"gate: no malloc count for {contender}", file=sys.stderr)
+            failed = True
+            continue
+        worst = mallocs[100]
+        status = "ok" if worst == 0 else "FAILED"
+        print(f"gate: {contender}.send allocates {worst:g} times per send at worst (must be 0): {status}")
+        failed = failed or worst != 0
+    sys.exit(1 if failed else 0)
+
+
+def main():
+    results = load(sys.argv[1])
+    if not results:
+        print("no results found", file=sys.stderr)
+        sys.exit(1)
+    if "--gate" in sys.argv[2:]:
+        gate(results)
+
+    def p(group, contender, metric, percentile=50):
+        return results.get((group, contender), {}).get(metric, {}).get(percentile)
+
+    rows = []
+    groups = []
+    for group, contender in sorted(results):
+        if group not in groups:
+            groups.append(group)
+
+    def pace_contender(group):
+        return next((c for g, c in results if g == group and c.startswith("Pace")), None)
+
+    print(f"Machine: {platform.node()}, {os.cpu_count()} cores, {platform.system()} {platform.machine()}")
+    print()
+    header = f"{'benchmark':<26} {'contender':<28} {'p50':>10} {'p99':>10} {'max':>10} {'mallocs':>8} {'peer ÷ Pace':>12}"
+    print(header)
+    print("-" * len(header))
+    for group in groups:
+        pace = pace_contender(group)
+        contenders = sorted((c for g, c in results if g == group), key=lambda c: (not c.startswith("Pace"), c))
+        for contender in contenders:
+            metrics = results[(group, contender)]
+            if "wallClock" in metrics:
+                metric, unit = "wallClock", " ns"
+            elif "memoryLeakedBytes" in metrics:
+                metric, unit = "memoryLeakedBytes", " B"
+            else:
+                metric = next(iter(metrics))
+                unit = " µs"
+            p50, p99, pmax = p(group, contender, metric), p(group, contender, metric, 99), p(group, contender, metric, 100)
+            if metric == "memoryLeakedBytes":  # bytes held by 100,000 pacers: per pacer
+                p50, p99, pmax = (None if v is None else v / 100_000 for v in (p50, p99, pmax))
+            mallocs = p(group, contender, "mallocCountTotal")
+            if metric == "memoryLeakedBytes" and mallocs is not None:
+                mallocs /= 100_000
+            ratio = ""
+            if pace and contender != pace and p50 and p(group, pace, metric):
+                ratio = f"{p(group, contender, metric) / p(group, pace, metric):.1f}×"
+            print(f"{group:<26} {contender:<28} {fmt(p50, unit):>10} {fmt(p99, unit):>10} {fmt(pmax, unit):>10} "
+                  f"{fmt(mallocs):>8} {ratio:>12}")
+        print()
+
+    # Targets of the benchmark issue.
+    checks = []
+
+    def check(label, holds, detail):
+        if holds is None:
+            checks.append(("n/a ", label, "not measured in this run"))
+        else:
+            checks.append(("HOLDS" if holds else "MISSED", label, detail))
+
+    for group, pace_name, label in [("debounce send", "Pace Debouncer", "Debouncer.send"),
+                                    ("throttle send", "Pace Throttler", "Throttler.send")]:
+        pace_ns = p(group, pace_name, "wallClock")
+        pace_mallocs = p(group, pace_name, "mallocCountTotal")
+        work_item = p("debounce send", "DispatchWorkItem", "wallClock")
+        combine = p("debounce send", "OpenCombine", "wallClock")
+        check(f"{label}: 0 allocations in steady state", None if pace_mallocs is None else pace_mallocs == 0,
+              f"p50 {fmt(pace_mallocs)} mallocs per send")
+        check(f"{label}: median ≤ 60 ns", None if pace_ns is None else pace_ns <= 60, f"median {fmt(pace_ns, ' ns')}")
+        if pace_ns and work_item:
+            check(f"{label}: ≥ 20× faster than the DispatchWorkItem debounce", work_item / pace_ns >= 20,
+                  f"{work_item / pace_ns:.1f}×")
+        if pace_ns and combine:
+            check(f"{label}: ≥ 50× faster than OpenCombine debounce", combine / pace_ns >= 50,
+                  f"{combine / pace_ns:.1f}×")
+
+    pace = p("debounce immediate base", "Pace debounced", "wallClock")
+    peer = p("debounce immediate base", "AsyncAlgorithms debounce", "wallClock")
+    if pace and peer:
+        check("debounced: ≥ 5× AsyncAlgorithms debounce, base that never suspends", peer / pace >= 5,
+              f"{peer / pace:.1f}× ({fmt(pace, ' ns')} vs {fmt(peer, ' ns')} per element)")
+    pace = p("debounce stream base", "Pace debounced", "wallClock")
+    peer = p("debounce stream base", "AsyncAlgorithms debounce", "wallClock")
+    if pace and peer:
+        check("debounced: never slower than AsyncAlgorithms on an AsyncStream", pace <= peer,
+              f"{peer / pace:.2f}× ({fmt(pace, ' ns')} vs {fmt(peer, ' ns')} per element)")
+
+    metric = "late_(µs)"
+    pace50 = p("fire latency", "Pace Debouncer", metric)
+    pace99 = p("fire latency", "Pace Debouncer", metric, 99)
+    peers = [c for g, c in results if g == "fire latency" and not c.startswith("Pace")]
+    if pace50 is not None:
+        check("fire latency: Pace p50 ≤ 150 µs", pace50 <= 150, f"p50 {fmt(pace50, ' µs')}")
+    if pace50 is not None and peers:
+        best50 = min(p("fire latency", c, metric) for c in peers)
+        best99 = min(p("fire latency", c, metric, 99) for c in peers)
+        check("fire latency: Pace p50 and p99 no worse than the best peer", pace50 <= best50 and pace99 <= best99,
+              f"Pace {fmt(pace50)}/{fmt(pace99)} µs, best peer {fmt(best50)}/{fmt(best99)} µs")
+    late = p("late after 1M sends", "Pace Debouncer", metric, 100)
+    if late is not None:
+        check("after 1,000,000 sends: the trailing call within 1 ms of its deadline", late <= 1_000,
+              f"worst {fmt(late, ' µs')} late")
+    per_pacer = lambda group, contender: (lambda v: None if v is None else v / 100_000)(
+        p(group, contender, "memoryLeakedBytes"))
+    idle = per_pacer("memory idle", "Pace Debouncer")
+    if idle is not None:
+        check("memory: ≤ 200 bytes per idle pacer", idle <= 200, f"{fmt(idle, ' B')}")
+    pending = per_pacer("memory pending", "Pace Debouncer")
+    work_item = per_pacer("memory pending", "DispatchWorkItem")
+    if pending is not None and work_item:
+        check("memory: pending pacers ≤ half the DispatchWorkItem pattern's", pending <= work_item / 2,
+              f"{fmt(pending, ' B')} vs {fmt(work_item, ' B')}")
+
+    print("Targets")
+    for status, label, detail in checks:
+        print(f"  {status:<6} {label}: {detail}")
+
+
+if __name__ == "__main__":
+    main()

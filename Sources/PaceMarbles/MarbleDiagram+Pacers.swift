@@ -61,17 +61,12 @@ extension MarbleDiagram {
   private func drive(
     _ pacer: some MarbleDrivablePacer, on clock: VirtualClock, recorder: MarbleRecorder
   ) async -> MarbleDiagram {
-    var index = entries.startIndex
-    var lastFrame = -1
+    var walk = MarbleFrameWalk(self)
     var ended = false
-    while !ended {
-      let nextInput = index < entries.endIndex ? entries[index].frame : nil
-      let nextTimer = clock.nextDeadline.map { max($0.frame, lastFrame + 1) }
-      guard let frame = [nextInput, nextTimer].compactMap({ $0 }).min() else { break }
-      lastFrame = frame
+    while !ended, let frame = walk.nextFrame(timer: clock.nextDeadline?.frame) {
       clock.jump(to: .frame(frame))
-      while index < entries.endIndex, entries[index].frame == frame {
-        switch entries[index].event {
+      for event in walk.takeEvents(at: frame) where !ended {
+        switch event {
         case .value(let value):
           pacer.send(value)
         case .finish:
@@ -83,7 +78,6 @@ extension MarbleDiagram {
           recorder.record(.failure, at: frame)
           ended = true
         }
-        index += 1
       }
       guard !ended else { break }
       clock.fireDueTimers()

@@ -36,25 +36,17 @@ extension MarbleDiagram {
     }
 
     record(pipeline.start(at: .frame(0)), at: 0)
-    var index = entries.startIndex
-    var lastFrame = -1
+    var walk = MarbleFrameWalk(self)
     // Set when a timer fired and its stage neither acted nor moved its deadline:
     // that deadline is ignored until the next input, so a run always moves on.
     var stalled = false
-    while !pipeline.isTerminated {
-      let nextInput = index < entries.endIndex ? entries[index].frame : nil
-      // Each frame's timers fire once; a deadline left in the past wakes the next frame.
-      let nextTimer = stalled ? nil : pipeline.deadline.map { max($0.frame, lastFrame + 1) }
-      guard let frame = [nextInput, nextTimer].compactMap({ $0 }).min() else { break }
-      lastFrame = frame
-      var inputs: [PacingEvent<String>] = []
-      while index < entries.endIndex, entries[index].frame == frame {
-        switch entries[index].event {
-        case .value(let value): inputs.append(.value(value))
-        case .finish: inputs.append(.finished)
-        case .failure: inputs.append(.failed)
+    while !pipeline.isTerminated, let frame = walk.nextFrame(timer: stalled ? nil : pipeline.deadline?.frame) {
+      let inputs: [PacingEvent<String>] = walk.takeEvents(at: frame).map { event in
+        switch event {
+        case .value(let value): .value(value)
+        case .finish: .finished
+        case .failure: .failed
         }
-        index += 1
       }
       let deadlineBefore = pipeline.deadline
       record(pipeline.process(inputs, at: .frame(frame)), at: frame)

@@ -67,25 +67,19 @@ extension MarbleDiagram {
     _ iterator: inout some MarbleDrivableIterator, input: MarbleInput.Continuation, on clock: VirtualClock
   ) async -> MarbleDiagram {
     var output: [Entry] = []
-    var index = entries.startIndex
+    var walk = MarbleFrameWalk(self)
     var fed = 0
-    var lastFrame = -1
     var ended = false
     await iterator._waitUntilUpstreamEventsHandled(0)
-    while !ended {
-      let nextInput = index < entries.endIndex ? entries[index].frame : nil
-      let nextTimer = clock.nextDeadline.map { max($0.frame, lastFrame + 1) }
-      guard let frame = [nextInput, nextTimer].compactMap({ $0 }).min() else { break }
-      lastFrame = frame
+    while !ended, let frame = walk.nextFrame(timer: clock.nextDeadline?.frame) {
       clock.jump(to: .frame(frame))
-      while index < entries.endIndex, entries[index].frame == frame {
-        switch entries[index].event {
+      for event in walk.takeEvents(at: frame) {
+        switch event {
         case .value(let value): input.yield(value)
         case .finish: input.finish()
         case .failure: input.finish(throwing: MarbleFailure())
         }
         fed += 1
-        index += 1
       }
       await iterator._waitUntilUpstreamEventsHandled(fed)
       clock.fireDueTimers()

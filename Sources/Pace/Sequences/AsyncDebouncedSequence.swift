@@ -38,8 +38,9 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   ) throws(PacingConfigurationError) -> AsyncDebouncedSequence<Self, C> where C.Duration == Duration {
     AsyncDebouncedSequence(
       base: self,
-      machine: try DebounceStateMachine(interval: DriverDuration(interval), leading: leading, trailing: trailing,
-      maxWait: maxWait.map(DriverDuration.init)),
+      machine: try DebounceStateMachine(
+        interval: DriverDuration(interval), leading: leading, trailing: trailing,
+        maxWait: maxWait.map(DriverDuration.init)),
       clock: clock)
   }
 

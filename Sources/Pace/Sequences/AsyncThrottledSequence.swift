@@ -37,7 +37,8 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     clock: C
   ) throws(PacingConfigurationError) -> AsyncThrottledSequence<Self, C> where C.Duration == Duration {
     AsyncThrottledSequence(
-      base: self, machine: try ThrottleStateMachine(interval: DriverDuration(interval), leading: leading, trailing: trailing),
+      base: self,
+      machine: try ThrottleStateMachine(interval: DriverDuration(interval), leading: leading, trailing: trailing),
       clock: clock)
   }
 

@@ -19,14 +19,20 @@ struct DriverInstant: InstantProtocol, Sendable {
     self.nanoseconds = nanoseconds
   }
 
+  /// `now + interval`, saturating: an interval too long for 292 years of
+  /// nanoseconds means "never", not a deadline in the past.
   @inlinable
   func advanced(by duration: DriverDuration) -> DriverInstant {
-    DriverInstant(nanoseconds: nanoseconds &+ duration.nanoseconds)
+    let (sum, overflow) = nanoseconds.addingReportingOverflow(duration.nanoseconds)
+    guard !overflow else { return DriverInstant(nanoseconds: duration.nanoseconds > 0 ? .max : .min) }
+    return DriverInstant(nanoseconds: sum)
   }
 
   @inlinable
   func duration(to other: DriverInstant) -> DriverDuration {
-    DriverDuration(nanoseconds: other.nanoseconds &- nanoseconds)
+    let (difference, overflow) = other.nanoseconds.subtractingReportingOverflow(nanoseconds)
+    guard !overflow else { return DriverDuration(nanoseconds: other.nanoseconds > nanoseconds ? .max : .min) }
+    return DriverDuration(nanoseconds: difference)
   }
 
   @inlinable

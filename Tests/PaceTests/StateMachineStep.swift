@@ -5,6 +5,7 @@
 
 import Pace
 import PaceTesting
+import Testing
 
 /// An event sent to a state machine in a synchronous test, at a frame.
 enum StateMachineStep: Sendable, CustomStringConvertible {
@@ -64,5 +65,3 @@ struct StateMachineCell: Sendable, CustomTestStringConvertible {
     "\(event) when \(state) → \(action), deadline \(deadline.map(String.init) ?? "none")"
   }
 }
-
-import Testing

@@ -149,7 +149,8 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
       if case .none = action, state.handledWaiters.isEmpty, state.timer != nil || state.machine.deadline == nil {
         return false  // The common case: the policy only moved its deadline.
       }
-      return deferEffects(of: action, &state)
+      deferEffects(of: action, &state)
+      return true
     }
     if hasEffects { performDeferredEffects() }
   }
@@ -157,9 +158,8 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
   /// Settles an upstream element's action under the lock; its side effects
   /// wait in the state for ``performDeferredEffects()``.
   @usableFromInline
-  func deferEffects(of action: PacingAction<Element>, _ state: inout State) -> Bool {
+  func deferEffects(of action: PacingAction<Element>, _ state: inout State) {
     state.deferred.append(afterUpstreamEvent(action, failure: nil, &state))
-    return true
   }
 
   /// Performs the side effects that upstream events left, in order.

@@ -23,7 +23,9 @@ let package = Package(
   ],
   targets: [
     // The timing contract (policies) and the drivers that run it. Toolchain only.
-    .target(name: "Pace"),
+    .target(name: "Pace", dependencies: ["CPaceLinux"]),
+    // The Linux calls Swift's Glibc module leaves out (timerfd), for Pace's timer thread.
+    .target(name: "CPaceLinux"),
     // Marble diagrams: parse, render, run policies in virtual frames. No test
     // framework, so the command-line tool can link it.
     .target(name: "PaceMarbles", dependencies: ["Pace"]),

@@ -27,7 +27,9 @@
 ///
 /// The handler runs on the isolation of the code that created the debouncer
 /// when that is an actor (the main actor for UI code), or anywhere for a plain
-/// `@Sendable` closure. Values reach it in order, one at a time.
+/// `@Sendable` closure. Values reach it in order, one at a time. (On Linux, a
+/// handler with no isolation runs on Pace's timer thread when a deadline
+/// passes, so keep it short; see <doc:ClosurePacers>.)
 ///
 /// ``send(_:)`` can be called from any thread or actor; it never waits for the
 /// handler. While the timer is armed it allocates nothing: it reads the clock,
@@ -37,7 +39,7 @@
 ///
 /// The timing is ``DebounceStateMachine``'s, exactly; see <doc:Debounce>.
 public final class Debouncer<Value: Sendable>: Sendable {
-  @usableFromInline let core: PacerCore<DebounceStateMachine<Value, DriverInstant>>
+  @usableFromInline let core: LockProtected<PacerCore<DebounceStateMachine<Value, DriverInstant>>>
 
   /// Creates a debouncer.
   ///
@@ -61,7 +63,7 @@ public final class Debouncer<Value: Sendable>: Sendable {
     let machine = try DebounceStateMachine<Value, DriverInstant>(
       interval: DriverDuration(interval), leading: leading, trailing: trailing,
       maxWait: maxWait.map(DriverDuration.init))
-    core = PacerCore(machine: machine, clock: makeDriverClock(clock), handler: handler)
+    core = LockProtected(PacerCore.make(machine: machine, clock: makeDriverClock(clock), handler: handler))
   }
 
   /// Creates a debouncer on the continuous clock.
@@ -87,7 +89,7 @@ public final class Debouncer<Value: Sendable>: Sendable {
   }
 
   deinit {
-    core.shutDown()
+    core.storage.shutDown()
   }
 
   /// Sends a value: it starts a burst or replaces the burst's pending value.
@@ -98,7 +100,7 @@ public final class Debouncer<Value: Sendable>: Sendable {
   /// Callable from any thread or actor; never waits for the handler.
   @inlinable
   public func send(_ value: Value) {
-    core.send(value)
+    core.storage.send(value)
   }
 
   /// Drops the pending value and ends the burst. The handler is not called for
@@ -108,7 +110,7 @@ public final class Debouncer<Value: Sendable>: Sendable {
   ///     cancel:   ----x-----
   ///     handler:  ----------        (interval: 3 steps)
   public func cancel() {
-    core.cancel()
+    core.storage.cancel()
   }
 
   /// Calls the handler now with the pending value, if any, and ends the burst.
@@ -117,7 +119,7 @@ public final class Debouncer<Value: Sendable>: Sendable {
   ///     flush:    ---x------
   ///     handler:  ---b------        (interval: 3 steps)
   public func flush() {
-    core.flush()
+    core.storage.flush()
   }
 
   /// Ends the input: the pending value, if any, is delivered at once, and later
@@ -127,24 +129,24 @@ public final class Debouncer<Value: Sendable>: Sendable {
   ///     finish:   -----x----
   ///     handler:  -----c----        (interval: 3 steps)
   public func finish() {
-    core.finish()
+    core.storage.finish()
   }
 
   /// Whether a value waits to be delivered.
   public var isPending: Bool {
-    core.isPending
+    core.storage.isPending
   }
 
   /// Whether ``finish()`` was called and everything it delivers has been delivered.
   public var isFinished: Bool {
-    core.isFinished
+    core.storage.isFinished
   }
 
   /// Returns once every value emitted so far has been handed to the handler.
   /// Not API: test support uses it to wait for deliveries without sleeping.
   @_spi(Testing)
   public func _waitUntilDelivered() async {
-    await core.waitUntilDelivered()
+    await core.storage.waitUntilDelivered()
   }
 }
 

@@ -23,7 +23,8 @@
 /// The handler runs on the isolation of the code that created the throttler
 /// when that is an actor (the main actor for UI code), or anywhere for a plain
 /// `@Sendable` closure. Values reach it in order, one at a time, and at least
-/// `interval` apart.
+/// `interval` apart. (On Linux, a handler with no isolation runs on Pace's
+/// timer thread when a window ends, so keep it short; see <doc:ClosurePacers>.)
 ///
 /// ``send(_:)`` can be called from any thread or actor; it never waits for the
 /// handler. While the timer is armed it allocates nothing. The throttler keeps
@@ -32,7 +33,7 @@
 ///
 /// The timing is ``ThrottleStateMachine``'s, exactly; see <doc:Throttle>.
 public final class Throttler<Value: Sendable>: Sendable {
-  @usableFromInline let core: PacerCore<ThrottleStateMachine<Value, DriverInstant>>
+  @usableFromInline let core: LockProtected<PacerCore<ThrottleStateMachine<Value, DriverInstant>>>
 
   /// Creates a debouncer.
   ///
@@ -53,7 +54,7 @@ public final class Throttler<Value: Sendable>: Sendable {
   ) throws(PacingConfigurationError) where C.Duration == Duration {
     let machine = try ThrottleStateMachine<Value, DriverInstant>(
       interval: DriverDuration(interval), leading: leading, trailing: trailing)
-    core = PacerCore(machine: machine, clock: makeDriverClock(clock), handler: handler)
+    core = LockProtected(PacerCore.make(machine: machine, clock: makeDriverClock(clock), handler: handler))
   }
 
   /// Creates a debouncer on the continuous clock.
@@ -75,7 +76,7 @@ public final class Throttler<Value: Sendable>: Sendable {
   }
 
   deinit {
-    core.shutDown()
+    core.storage.shutDown()
   }
 
   /// Sends a value: delivered at once while idle (with `leading`), otherwise
@@ -87,7 +88,7 @@ public final class Throttler<Value: Sendable>: Sendable {
   /// Callable from any thread or actor; never waits for the handler.
   @inlinable
   public func send(_ value: Value) {
-    core.send(value)
+    core.storage.send(value)
   }
 
   /// Drops the pending value. The open interval stays, so the rate still holds.
@@ -99,7 +100,7 @@ public final class Throttler<Value: Sendable>: Sendable {
   /// The handler is not called for anything sent before the cancel, unless it
   /// was already running.
   public func cancel() {
-    core.cancel()
+    core.storage.cancel()
   }
 
   /// Calls the handler now with the pending value, if any; a new interval starts.
@@ -108,7 +109,7 @@ public final class Throttler<Value: Sendable>: Sendable {
   ///     flush:    --x-------
   ///     handler:  a-b--c----        (interval: 3 steps)
   public func flush() {
-    core.flush()
+    core.storage.flush()
   }
 
   /// Ends the input: the pending value, if any, is delivered when the open
@@ -118,24 +119,24 @@ public final class Throttler<Value: Sendable>: Sendable {
   ///     finish:   --x-------
   ///     handler:  a--b------        (interval: 3 steps)
   public func finish() {
-    core.finish()
+    core.storage.finish()
   }
 
   /// Whether a value waits to be delivered.
   public var isPending: Bool {
-    core.isPending
+    core.storage.isPending
   }
 
   /// Whether ``finish()`` was called and everything it delivers has been delivered.
   public var isFinished: Bool {
-    core.isFinished
+    core.storage.isFinished
   }
 
   /// Returns once every value emitted so far has been handed to the handler.
   /// Not API: test support uses it to wait for deliveries without sleeping.
   @_spi(Testing)
   public func _waitUntilDelivered() async {
-    await core.waitUntilDelivered()
+    await core.storage.waitUntilDelivered()
   }
 }
 

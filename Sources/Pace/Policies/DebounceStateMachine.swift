@@ -25,15 +25,19 @@
 ///
 /// The machine never reads a clock: its driver passes the instant of every event.
 public struct DebounceStateMachine<Value, Instant: InstantProtocol> {
+  // The stored properties are in this order so that the two flags share the
+  // optional's tail padding: a pacer holds one machine, and a program may hold
+  // a pacer per document or per user.
+
   /// The quiet period that ends a burst.
   public let interval: Instant.Duration
+  /// The longest a pending value waits during a burst, raised to `interval`
+  /// when smaller; `nil` for no limit.
+  public let maxWait: Instant.Duration?
   /// Whether the value that starts a burst is emitted at once.
   public let leading: Bool
   /// Whether the latest value is emitted when the burst ends.
   public let trailing: Bool
-  /// The longest a pending value waits during a burst, raised to `interval`
-  /// when smaller; `nil` for no limit.
-  public let maxWait: Instant.Duration?
 
   @usableFromInline
   enum State {

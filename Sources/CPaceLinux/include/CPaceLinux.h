@@ -1,0 +1,40 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Pace open source project.
+// Licensed under Apache License v2.0. See LICENSE.txt for license information.
+//===----------------------------------------------------------------------===//
+
+// The few Linux calls Pace's timer thread needs that Swift's Glibc module does
+// not import (<sys/timerfd.h>, and `pthread_setname_np`, which needs _GNU_SOURCE). Empty on other systems.
+
+#ifndef C_PACE_LINUX_H
+#define C_PACE_LINUX_H
+
+#ifdef __linux__
+
+#include <stdint.h>
+
+/// A close-on-exec timerfd on CLOCK_BOOTTIME (the clock of Swift's
+/// ContinuousClock on Linux), or -1 with errno set.
+int c_pace_timerfd_create(void);
+
+/// Arms `fd` to expire once at `deadline_ns` nanoseconds of CLOCK_BOOTTIME;
+/// returns 0, or -1 with errno set.
+int c_pace_timerfd_arm(int fd, int64_t deadline_ns);
+
+/// A lock in one 32-bit word, initially 0: 0 unlocked, 1 locked, 2 locked
+/// with waiters. The algorithm of Rust's standard library futex mutex (after
+/// Drepper, "Futexes Are Tricky"): an uncontended lock or unlock is one atomic
+/// instruction, a contended one spins briefly, then sleeps on the futex.
+///
+/// Written in C so that its atomics are compiled (and, under
+/// ThreadSanitizer, instrumented) in this package: the sanitizer then sees
+/// every lock and unlock as acquire and release.
+void c_pace_lock(uint32_t *word);
+void c_pace_unlock(uint32_t *word);
+
+/// Names the calling thread (at most 15 bytes are kept), for debuggers and `top -H`.
+void c_pace_name_this_thread(const char *name);
+
+#endif  // __linux__
+
+#endif  // C_PACE_LINUX_H

@@ -1,0 +1,42 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Pace open source project.
+// Licensed under Apache License v2.0. See LICENSE.txt for license information.
+//===----------------------------------------------------------------------===//
+
+/// A driver's view of its clock: the current ``DriverInstant`` and timers.
+///
+/// A class, so that a driver holds it in two words and the continuous clock
+/// on Linux is one shared instance.
+@usableFromInline
+protocol DriverClock: AnyObject, Sendable {
+  /// The time since the clock's epoch.
+  var now: DriverInstant { get }
+
+  /// Arms or moves `target`'s one timer: `target.timerFired(onTimerThread:)`
+  /// is called at `deadline` unless ``unschedule(_:)`` or another `schedule`
+  /// comes first. The timer fires once; the target schedules again if it
+  /// still waits for something. Safe to call under the target's lock.
+  func schedule(_ target: any TimerTarget, at deadline: DriverInstant)
+
+  /// Disarms `target`'s timer, if it is armed.
+  func unschedule(_ target: any TimerTarget)
+
+  /// Arms a timer for `deadline`. When it fires, `fire` is called with whether
+  /// it runs in a task of its own (so that it may deliver there); it returns
+  /// the next deadline to keep the timer armed, or `nil` to let it go, and
+  /// whether the timer's task should await `deliver` before going on.
+  func armTimer(
+    at deadline: DriverInstant, fire: @escaping TimerFire, deliver: @escaping @Sendable () async -> Void
+  ) -> ArmedTimer
+}
+
+/// The driver clock for `clock`: the shared kernel clock for the continuous
+/// clock on Linux, an epoch-based adapter for any other clock.
+func makeDriverClock<C: Clock>(_ clock: C) -> any DriverClock where C.Duration == Duration {
+  #if os(Linux)
+    if C.self == ContinuousClock.self, let shared = LinuxContinuousClock.shared {
+      return shared
+    }
+  #endif
+  return EpochClock(clock)
+}

@@ -1,0 +1,123 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Pace open source project.
+// Licensed under Apache License v2.0. See LICENSE.txt for license information.
+//===----------------------------------------------------------------------===//
+
+/// Any `Clock<Duration>`, measured from the instant the driver was created.
+///
+/// Its timers sleep in a task, or run on the clock itself when it is a manual
+/// clock. One instance serves one driver, so it keeps that driver's one timer.
+final class EpochClock<C: Clock>: DriverClock where C.Duration == Duration {
+  let clock: C
+  let epoch: C.Instant
+  /// The timer armed by ``schedule(_:at:)``, and its target, held until it
+  /// fires or is disarmed (a driver disarms it when it is released).
+  private struct Scheduled {
+    /// Tells the armed timer from earlier ones, which may still fire.
+    var generation: UInt64 = 0
+    var timer: ArmedTimer?
+    var target: (any TimerTarget)?
+  }
+
+  private let scheduled = LockedState(Scheduled())
+
+  init(_ clock: C) {
+    self.clock = clock
+    self.epoch = clock.now
+  }
+
+  var now: DriverInstant {
+    DriverInstant(nanoseconds: DriverDuration(epoch.duration(to: clock.now)).nanoseconds)
+  }
+
+  func schedule(_ target: any TimerTarget, at deadline: DriverInstant) {
+    // The target is in place before the timer is armed, which may fire at once.
+    let (generation, previous) = scheduled.withLock { scheduled in
+      scheduled.generation &+= 1
+      scheduled.target = target
+      defer { scheduled.timer = nil }
+      return (scheduled.generation, scheduled.timer)
+    }
+    previous?.cancel()
+    let timer = armTimer(at: deadline, fire: { [self] _ in (fireScheduled(generation), false) }, deliver: {})
+    let isStale = scheduled.withLock { scheduled in
+      guard scheduled.generation == generation else { return true }  // Fired, moved or disarmed meanwhile.
+      scheduled.timer = timer
+      return false
+    }
+    if isStale { timer.cancel() }
+  }
+
+  func unschedule(_ target: any TimerTarget) {
+    let previous = scheduled.withLock { scheduled in
+      scheduled.generation &+= 1
+      scheduled.target = nil
+      defer { scheduled.timer = nil }
+      return scheduled.timer
+    }
+    previous?.cancel()
+  }
+
+  /// The timer of `generation` fired: hand it to its target, unless a newer
+  /// `schedule` or an `unschedule` came first.
+  private func fireScheduled(_ generation: UInt64) -> DriverInstant? {
+    let target = scheduled.withLock { scheduled -> (any TimerTarget)? in
+      guard scheduled.generation == generation else { return nil }
+      scheduled.generation &+= 1
+      scheduled.timer = nil
+      defer { scheduled.target = nil }
+      return scheduled.target
+    }
+    target?.timerFired(onTimerThread: false)
+    return nil
+  }
+
+  func armTimer(
+    at deadline: DriverInstant, fire: @escaping TimerFire, deliver: @escaping @Sendable () async -> Void
+  ) -> ArmedTimer {
+    if let manual = clock as? any _ManualTimerClock {
+      return Self.armManualTimer(manual, epoch: epoch, at: deadline, fire: fire)
+    }
+    let clock = clock
+    let epoch = epoch
+    return .task(
+      timerTaskLoop(
+        from: deadline,
+        sleep: { try await clock.sleep(until: epoch.advanced(by: .nanoseconds($0.nanoseconds)), tolerance: nil) },
+        fire: fire, deliver: deliver))
+  }
+
+  /// A timer on a manual clock: each firing schedules the next one, if any.
+  private static func armManualTimer<Manual: _ManualTimerClock>(
+    _ clock: Manual, epoch: C.Instant, at deadline: DriverInstant, fire: @escaping TimerFire
+  ) -> ArmedTimer {
+    // `C` is `Manual` here; the cast only recovers that for the compiler.
+    guard let epoch = epoch as? Manual.Instant else { preconditionFailure("A clock's instant type changed") }
+    let token = ManualTimerToken()
+    @Sendable func schedule(_ deadline: DriverInstant) {
+      let id = clock._scheduleTimer(at: epoch.advanced(by: .nanoseconds(deadline.nanoseconds))) {
+        if let next = fire(false).next { schedule(next) }
+      }
+      token.set(id)
+    }
+    schedule(deadline)
+    return .manual(cancel: { token.cancel(on: clock) })
+  }
+}
+
+/// The id of the manual timer that is armed now; cancelling it stops the chain.
+private final class ManualTimerToken: Sendable {
+  private let state = LockedState<(id: UInt64?, isCancelled: Bool)>((nil, false))
+
+  func set(_ id: UInt64) {
+    state.withLock { $0.id = id }
+  }
+
+  func cancel(on clock: some _ManualTimerClock) {
+    let id = state.withLock { state -> UInt64? in
+      state.isCancelled = true
+      return state.id
+    }
+    if let id { clock._cancelTimer(id) }
+  }
+}

@@ -1,0 +1,121 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Pace open source project.
+// Licensed under Apache License v2.0. See LICENSE.txt for license information.
+//===----------------------------------------------------------------------===//
+
+#if os(Linux)
+  import CPaceLinux
+  import Glibc
+
+  /// The timers of every pacer on the continuous clock, in one heap, run by
+  /// one thread that sleeps on a `timerfd`.
+  ///
+  /// Why a thread of its own, rather than a sleeping task per pacer:
+  /// - **Memory.** A pending pacer costs a heap entry (24 bytes), not a task
+  ///   and its dispatch timer.
+  /// - **Latency.** The thread wakes on the kernel's timer itself. A `timerfd`
+  ///   has no timer slack (a `Task.sleep`, a `poll` timeout or a condition
+  ///   variable gets 50 µs of it by default), and a handler with no isolation
+  ///   runs on this thread at once, with no hop to another thread.
+  ///
+  /// The thread only takes the service's lock to pop what is due, and never
+  /// holds it while it calls a target, so a target may arm its timer again
+  /// from `timerFired`.
+  final class TimerService: Sendable {
+    /// The process's timer service; `nil` if the kernel refused a `timerfd`
+    /// or a thread, in which case the continuous clock sleeps in tasks.
+    static let shared: TimerService? = TimerService()
+
+    private struct State {
+      var heap = TimerHeap()
+      /// The deadline the `timerfd` is armed for; `Int64.max` when disarmed.
+      var armedDeadline = Int64.max
+    }
+
+    private let state = LockedState(State())
+    private let timerDescriptor: Int32
+
+    private init?() {
+      let descriptor = c_pace_timerfd_create()
+      guard descriptor >= 0 else { return nil }
+      timerDescriptor = descriptor
+      guard Self.startThread(running: self) else {
+        close(descriptor)
+        return nil
+      }
+    }
+
+    /// Arms `target`'s timer for `deadline` (nanoseconds of `CLOCK_BOOTTIME`),
+    /// or moves it there. The target is kept alive until it fires or is removed.
+    func schedule(_ target: any TimerTarget, at deadline: Int64) {
+      state.withLock { state in
+        state.heap.schedule(target, at: deadline)
+        // Int64.max is "never": keep it in the heap, but no need to wake for it.
+        if deadline < state.armedDeadline, deadline < .max {
+          state.armedDeadline = deadline
+          c_pace_timerfd_arm(timerDescriptor, deadline)
+        }
+      }
+    }
+
+    /// Disarms `target`'s timer, if it is armed.
+    func cancel(_ target: any TimerTarget) {
+      // The heap's reference is released here, outside the lock: it may be the last.
+      let removed = state.withLock { $0.heap.remove(target) }
+      _ = removed
+    }
+
+    /// The deadline of `target`'s timer, for tests.
+    func deadline(of target: any TimerTarget) -> Int64? {
+      state.withLock { $0.heap.deadline(of: target) }
+    }
+
+    // MARK: The thread
+
+    private static func startThread(running service: TimerService) -> Bool {
+      var attributes = pthread_attr_t()
+      pthread_attr_init(&attributes)
+      defer { pthread_attr_destroy(&attributes) }
+      pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+      let context = Unmanaged.passRetained(service)
+      var thread = pthread_t()
+      let result = pthread_create(
+        &thread, &attributes,
+        { context in
+          let service = Unmanaged<TimerService>.fromOpaque(context!).takeRetainedValue()
+          c_pace_name_this_thread("Pace timers")
+          service.run()
+        }, context.toOpaque())
+      guard result == 0 else {
+        context.release()
+        return false
+      }
+      return true
+    }
+
+    /// Waits for the `timerfd`, fires what is due, and again, for the life of the process.
+    private func run() -> Never {
+      var due: [any TimerTarget] = []
+      var expirations: UInt64 = 0
+      while true {
+        let count = read(timerDescriptor, &expirations, MemoryLayout<UInt64>.size)
+        if count < 0 {
+          let error = errno
+          // EINTR: a signal; EAGAIN: the timer was re-armed after it woke the read.
+          precondition(error == EINTR || error == EAGAIN, "Pace's timer thread cannot read its timerfd: errno \(error)")
+        }
+        let now = LinuxContinuousClock.kernelNanoseconds()
+        state.withLock { state in
+          state.heap.popDue(at: now, into: &due)
+          state.armedDeadline = .max
+          if let next = state.heap.earliestDeadline, next < .max {
+            state.armedDeadline = next
+            c_pace_timerfd_arm(timerDescriptor, next)
+          }
+        }
+        for target in due { target.timerFired(onTimerThread: true) }
+        due.removeAll(keepingCapacity: true)
+      }
+    }
+  }
+#endif

@@ -9,66 +9,87 @@ import Testing
 
 /// The heap behind the timer service, against a dictionary that knows what it should hold.
 @Suite struct TimerHeapTests {
-  final class Target: TimerTarget {
-    let name: Int
-    init(_ name: Int) { self.name = name }
-    func timerFired(onTimerThread: Bool) {}
-  }
+  /// Timer owners whose callbacks write their name to one log.
+  final class Owners: Sendable {
+    let objects: [Owner]
+    let log = LockedState<[Int]>([])
 
-  @Test func popDue_returnsTheDueTargets_earliestFirst_andKeepsTheRest() {
-    var heap = TimerHeap()
-    let targets = (0..<5).map(Target.init)
-    for (target, deadline) in zip(targets, [50, 10, 40, 20, 30] as [Int64]) {
-      heap.schedule(target, at: deadline)
+    final class Owner: Sendable {
+      let name: Int
+      init(_ name: Int) { self.name = name }
     }
-    var due: [any TimerTarget] = []
-    heap.popDue(at: 30, into: &due)
-    #expect(due.map { ($0 as! Target).name } == [1, 3, 4])
-    #expect(heap.earliestDeadline == 40)
-    #expect(heap.deadline(of: targets[1]) == nil)
-    #expect(heap.deadline(of: targets[0]) == 50)
+
+    init(count: Int) {
+      objects = (0..<count).map(Owner.init)
+    }
+
+    func id(_ name: Int) -> ObjectIdentifier { ObjectIdentifier(objects[name]) }
+
+    func fire(_ name: Int) -> TimerCallback {
+      { [log] _ in log.withLock { $0.append(name) } }
+    }
+
+    /// Calls `due` in order; returns the names they logged.
+    func names(calling due: [TimerCallback]) -> [Int] {
+      log.withLock { $0 = [] }
+      for fire in due { fire(false) }
+      return log.withLock { $0 }
+    }
   }
 
-  @Test func schedule_anArmedTarget_movesItsOneTimer() {
+  @Test func popDue_returnsTheDueCallbacks_earliestFirst_andKeepsTheRest() {
+    let owners = Owners(count: 5)
     var heap = TimerHeap()
-    let target = Target(0)
-    let other = Target(1)
-    heap.schedule(target, at: 100)
-    heap.schedule(other, at: 50)
-    heap.schedule(target, at: 10)
+    for (name, deadline) in zip(0..., [50, 10, 40, 20, 30] as [Int64]) {
+      heap.schedule(owners.id(name), at: deadline, fire: owners.fire(name))
+    }
+    var due: [TimerCallback] = []
+    heap.popDue(at: 30, into: &due)
+    #expect(owners.names(calling: due) == [1, 3, 4])
+    #expect(heap.earliestDeadline == 40)
+    #expect(heap.deadline(of: owners.id(1)) == nil)
+    #expect(heap.deadline(of: owners.id(0)) == 50)
+  }
+
+  @Test func schedule_anArmedOwner_movesItsOneTimer_andReplacesItsCallback() {
+    let owners = Owners(count: 2)
+    var heap = TimerHeap()
+    #expect(heap.schedule(owners.id(0), at: 100, fire: owners.fire(0)) == nil)
+    heap.schedule(owners.id(1), at: 50, fire: owners.fire(1))
+    #expect(heap.schedule(owners.id(0), at: 10, fire: owners.fire(0)) != nil)
     #expect(heap.count == 2)
     #expect(heap.earliestDeadline == 10)
-    heap.schedule(target, at: 200)
+    heap.schedule(owners.id(0), at: 200, fire: owners.fire(0))
     #expect(heap.earliestDeadline == 50)
-    #expect(heap.remove(target) === target)
-    #expect(heap.remove(target) == nil)
+    #expect(heap.remove(owners.id(0)) != nil)
+    #expect(heap.remove(owners.id(0)) == nil)
     #expect(heap.count == 1)
   }
 
-  /// 20,000 random operations on 64 targets; after each, the heap agrees with
+  /// 20,000 random operations on 64 owners; after each, the heap agrees with
   /// the reference, and popping returns deadlines in order.
   @Test(arguments: [1, 2, 3] as [UInt64])
   func randomOperations_agreeWithAReference(seed: UInt64) {
     var random = SeededGenerator(seed: seed)
+    let owners = Owners(count: 64)
     var heap = TimerHeap()
     var reference: [Int: Int64] = [:]
-    let targets = (0..<64).map(Target.init)
     var now: Int64 = 0
     for _ in 0..<20_000 {
-      let target = targets.randomElement(using: &random)!
+      let name = Int.random(in: 0..<64, using: &random)
       switch Int.random(in: 0..<10, using: &random) {
       case 0..<5:
         let deadline = now + Int64.random(in: 0...1_000, using: &random)
-        heap.schedule(target, at: deadline)
-        reference[target.name] = deadline
+        heap.schedule(owners.id(name), at: deadline, fire: owners.fire(name))
+        reference[name] = deadline
       case 5..<7:
-        let removed = heap.remove(target)
-        #expect((removed != nil) == (reference.removeValue(forKey: target.name) != nil))
+        let removed = heap.remove(owners.id(name))
+        #expect((removed != nil) == (reference.removeValue(forKey: name) != nil))
       default:
         now += Int64.random(in: 0...300, using: &random)
-        var due: [any TimerTarget] = []
+        var due: [TimerCallback] = []
         heap.popDue(at: now, into: &due)
-        let dueNames = due.map { ($0 as! Target).name }
+        let dueNames = owners.names(calling: due)
         let expected = reference.filter { $0.value <= now }
         #expect(Set(dueNames) == Set(expected.keys))
         #expect(dueNames.count == expected.count)
@@ -79,8 +100,8 @@ import Testing
       #expect(heap.count == reference.count)
       #expect(heap.earliestDeadline == reference.values.min())
     }
-    for target in targets {
-      #expect(heap.deadline(of: target) == reference[target.name])
+    for name in 0..<64 {
+      #expect(heap.deadline(of: owners.id(name)) == reference[name])
     }
   }
 }

@@ -12,14 +12,15 @@ protocol DriverClock: AnyObject, Sendable {
   /// The time since the clock's epoch.
   var now: DriverInstant { get }
 
-  /// Arms or moves `target`'s one timer: `target.timerFired(onTimerThread:)`
-  /// is called at `deadline` unless ``unschedule(_:)`` or another `schedule`
-  /// comes first. The timer fires once; the target schedules again if it
-  /// still waits for something. Safe to call under the target's lock.
-  func schedule(_ target: any TimerTarget, at deadline: DriverInstant)
+  /// Arms or moves `owner`'s one timer: `fire` is called at `deadline` unless
+  /// ``unschedule(_:)`` or another `schedule` comes first. The timer fires
+  /// once; the owner schedules again if it still waits for something. The
+  /// clock keeps `fire` (and what it captures) until then. Safe to call
+  /// under the owner's lock.
+  func schedule(_ owner: ObjectIdentifier, at deadline: DriverInstant, fire: @escaping TimerCallback)
 
-  /// Disarms `target`'s timer, if it is armed.
-  func unschedule(_ target: any TimerTarget)
+  /// Disarms `owner`'s timer, if it is armed.
+  func unschedule(_ owner: ObjectIdentifier)
 
   /// Arms a timer for `deadline`. When it fires, `fire` is called with whether
   /// it runs in a task of its own (so that it may deliver there); it returns

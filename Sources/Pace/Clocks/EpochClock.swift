@@ -10,13 +10,13 @@
 final class EpochClock<C: Clock>: DriverClock where C.Duration == Duration {
   let clock: C
   let epoch: C.Instant
-  /// The timer armed by ``schedule(_:at:)``, and its target, held until it
-  /// fires or is disarmed (a driver disarms it when it is released).
+  /// The timer armed by ``schedule(_:at:fire:)``, and its callback, held
+  /// until it fires or is disarmed (a driver disarms it when it is released).
   private struct Scheduled {
     /// Tells the armed timer from earlier ones, which may still fire.
     var generation: UInt64 = 0
     var timer: ArmedTimer?
-    var target: (any TimerTarget)?
+    var fire: TimerCallback?
   }
 
   private let scheduled = LockedState(Scheduled())
@@ -30,11 +30,11 @@ final class EpochClock<C: Clock>: DriverClock where C.Duration == Duration {
     DriverInstant(nanoseconds: DriverDuration(epoch.duration(to: clock.now)).nanoseconds)
   }
 
-  func schedule(_ target: any TimerTarget, at deadline: DriverInstant) {
-    // The target is in place before the timer is armed, which may fire at once.
+  func schedule(_ owner: ObjectIdentifier, at deadline: DriverInstant, fire: @escaping TimerCallback) {
+    // The callback is in place before the timer is armed, which may fire at once.
     let (generation, previous) = scheduled.withLock { scheduled in
       scheduled.generation &+= 1
-      scheduled.target = target
+      scheduled.fire = fire
       defer { scheduled.timer = nil }
       return (scheduled.generation, scheduled.timer)
     }
@@ -48,27 +48,27 @@ final class EpochClock<C: Clock>: DriverClock where C.Duration == Duration {
     if isStale { timer.cancel() }
   }
 
-  func unschedule(_ target: any TimerTarget) {
-    let previous = scheduled.withLock { scheduled in
+  func unschedule(_ owner: ObjectIdentifier) {
+    let (previous, callback) = scheduled.withLock { scheduled in
       scheduled.generation &+= 1
-      scheduled.target = nil
-      defer { scheduled.timer = nil }
-      return scheduled.timer
+      defer { (scheduled.timer, scheduled.fire) = (nil, nil) }
+      return (scheduled.timer, scheduled.fire)
     }
     previous?.cancel()
+    _ = callback  // Released here, outside the lock: it may hold the last reference to its driver.
   }
 
-  /// The timer of `generation` fired: hand it to its target, unless a newer
+  /// The timer of `generation` fired: call its callback, unless a newer
   /// `schedule` or an `unschedule` came first.
   private func fireScheduled(_ generation: UInt64) -> DriverInstant? {
-    let target = scheduled.withLock { scheduled -> (any TimerTarget)? in
+    let callback = scheduled.withLock { scheduled -> TimerCallback? in
       guard scheduled.generation == generation else { return nil }
       scheduled.generation &+= 1
       scheduled.timer = nil
-      defer { scheduled.target = nil }
-      return scheduled.target
+      defer { scheduled.fire = nil }
+      return scheduled.fire
     }
-    target?.timerFired(onTimerThread: false)
+    callback?(false)
     return nil
   }
 

@@ -38,14 +38,14 @@
       DriverInstant(nanoseconds: Self.kernelNanoseconds() &- epochNanoseconds)
     }
 
-    func schedule(_ target: any TimerTarget, at deadline: DriverInstant) {
+    func schedule(_ owner: ObjectIdentifier, at deadline: DriverInstant, fire: @escaping TimerCallback) {
       // Saturating: a deadline of "never" stays never.
       let (kernelDeadline, overflow) = epochNanoseconds.addingReportingOverflow(deadline.nanoseconds)
-      service.schedule(target, at: overflow ? .max : kernelDeadline)
+      service.schedule(owner, at: overflow ? .max : kernelDeadline, fire: fire)
     }
 
-    func unschedule(_ target: any TimerTarget) {
-      service.cancel(target)
+    func unschedule(_ owner: ObjectIdentifier) {
+      service.cancel(owner)
     }
 
     func armTimer(

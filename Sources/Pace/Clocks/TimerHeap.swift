@@ -3,22 +3,22 @@
 // Licensed under Apache License v2.0. See LICENSE.txt for license information.
 //===----------------------------------------------------------------------===//
 
-/// One timer per target, ordered by deadline: a binary min-heap, plus the
-/// place of each target in it, so that arming, moving and cancelling a
-/// target's timer each take O(log n).
+/// One timer per owner, ordered by deadline: a binary min-heap, plus the
+/// place of each owner in it, so that arming, moving and cancelling a
+/// timer each take O(log n).
 ///
 /// A value type with no lock: ``TimerService`` keeps it behind its own.
 struct TimerHeap {
-  typealias Target = any TimerTarget
-
   struct Entry {
     var deadline: Int64
-    let target: Target
+    /// The driver whose timer this is; its callback keeps it alive.
+    let owner: ObjectIdentifier
+    var fire: TimerCallback
   }
 
   /// The heap: every entry's deadline is at or before its children's.
   private(set) var entries: [Entry] = []
-  /// Where each target's entry is in `entries`.
+  /// Where each owner's entry is in `entries`.
   private var positions: [ObjectIdentifier: Int] = [:]
 
   /// The earliest deadline, or `nil` when no timer is armed.
@@ -26,46 +26,53 @@ struct TimerHeap {
 
   var count: Int { entries.count }
 
-  /// The deadline of `target`'s timer, if it has one.
-  func deadline(of target: Target) -> Int64? {
-    positions[ObjectIdentifier(target)].map { entries[$0].deadline }
+  /// The deadline of `owner`'s timer, if it has one.
+  func deadline(of owner: ObjectIdentifier) -> Int64? {
+    positions[owner].map { entries[$0].deadline }
   }
 
-  /// Arms `target`'s timer for `deadline`, or moves it there if it is armed.
-  mutating func schedule(_ target: Target, at deadline: Int64) {
-    if let position = positions[ObjectIdentifier(target)] {
-      let earlier = deadline < entries[position].deadline
-      entries[position].deadline = deadline
-      if earlier { siftUp(from: position) } else { siftDown(from: position) }
-      return
-    }
-    entries.append(Entry(deadline: deadline, target: target))
-    positions[ObjectIdentifier(target)] = entries.count - 1
-    siftUp(from: entries.count - 1)
-  }
-
-  /// Disarms `target`'s timer; returns the target if it had one, so that the
+  /// Arms `owner`'s timer for `deadline`, or moves it there (with its new
+  /// callback) if it is armed. Returns the callback it replaced, so that the
   /// caller can release it outside its lock.
   @discardableResult
-  mutating func remove(_ target: Target) -> Target? {
-    guard let position = positions.removeValue(forKey: ObjectIdentifier(target)) else { return nil }
-    return removeEntry(at: position).target
+  mutating func schedule(_ owner: ObjectIdentifier, at deadline: Int64, fire: @escaping TimerCallback) -> TimerCallback?
+  {
+    if let position = positions[owner] {
+      let earlier = deadline < entries[position].deadline
+      entries[position].deadline = deadline
+      let replaced = entries[position].fire
+      entries[position].fire = fire
+      if earlier { siftUp(from: position) } else { siftDown(from: position) }
+      return replaced
+    }
+    entries.append(Entry(deadline: deadline, owner: owner, fire: fire))
+    positions[owner] = entries.count - 1
+    siftUp(from: entries.count - 1)
+    return nil
   }
 
-  /// Moves the targets whose deadline is at or before `now` to `due`, earliest first.
-  mutating func popDue(at now: Int64, into due: inout [Target]) {
+  /// Disarms `owner`'s timer; returns its callback if it had one, so that the
+  /// caller can release it outside its lock.
+  @discardableResult
+  mutating func remove(_ owner: ObjectIdentifier) -> TimerCallback? {
+    guard let position = positions.removeValue(forKey: owner) else { return nil }
+    return removeEntry(at: position).fire
+  }
+
+  /// Moves the callbacks whose deadline is at or before `now` to `due`, earliest first.
+  mutating func popDue(at now: Int64, into due: inout [TimerCallback]) {
     while let first = entries.first, first.deadline <= now {
-      positions[ObjectIdentifier(first.target)] = nil
-      due.append(removeEntry(at: 0).target)
+      positions[first.owner] = nil
+      due.append(removeEntry(at: 0).fire)
     }
   }
 
-  /// Removes the entry at `position` (whose target is already out of `positions`).
+  /// Removes the entry at `position` (whose owner is already out of `positions`).
   private mutating func removeEntry(at position: Int) -> Entry {
     let last = entries.count - 1
     if position != last {
       entries.swapAt(position, last)
-      positions[ObjectIdentifier(entries[position].target)] = position
+      positions[entries[position].owner] = position
     }
     let removed = entries.removeLast()
     if position < entries.count {
@@ -100,7 +107,7 @@ struct TimerHeap {
 
   private mutating func swapEntries(_ first: Int, _ second: Int) {
     entries.swapAt(first, second)
-    positions[ObjectIdentifier(entries[first].target)] = first
-    positions[ObjectIdentifier(entries[second].target)] = second
+    positions[entries[first].owner] = first
+    positions[entries[second].owner] = second
   }
 }

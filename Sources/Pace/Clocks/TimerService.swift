@@ -19,8 +19,8 @@
   ///   runs on this thread at once, with no hop to another thread.
   ///
   /// The thread only takes the service's lock to pop what is due, and never
-  /// holds it while it calls a target, so a target may arm its timer again
-  /// from `timerFired`.
+  /// holds it while it calls a callback, so a driver may arm its timer again
+  /// from its callback.
   final class TimerService: Sendable {
     /// The process's timer service; `nil` if the kernel refused a `timerfd`
     /// or a thread, in which case the continuous clock sleeps in tasks.
@@ -45,29 +45,32 @@
       }
     }
 
-    /// Arms `target`'s timer for `deadline` (nanoseconds of `CLOCK_BOOTTIME`),
-    /// or moves it there. The target is kept alive until it fires or is removed.
-    func schedule(_ target: any TimerTarget, at deadline: Int64) {
-      state.withLock { state in
-        state.heap.schedule(target, at: deadline)
+    /// Arms `owner`'s timer for `deadline` (nanoseconds of `CLOCK_BOOTTIME`),
+    /// or moves it there. `fire` is kept until it is called or replaced.
+    func schedule(_ owner: ObjectIdentifier, at deadline: Int64, fire: @escaping TimerCallback) {
+      // A replaced callback is released here, outside the lock: it may hold the last reference to its driver.
+      let replaced = state.withLock { state in
+        let replaced = state.heap.schedule(owner, at: deadline, fire: fire)
         // Int64.max is "never": keep it in the heap, but no need to wake for it.
         if deadline < state.armedDeadline, deadline < .max {
           state.armedDeadline = deadline
           c_pace_timerfd_arm(timerDescriptor, deadline)
         }
+        return replaced
       }
+      _ = replaced
     }
 
-    /// Disarms `target`'s timer, if it is armed.
-    func cancel(_ target: any TimerTarget) {
-      // The heap's reference is released here, outside the lock: it may be the last.
-      let removed = state.withLock { $0.heap.remove(target) }
+    /// Disarms `owner`'s timer, if it is armed.
+    func cancel(_ owner: ObjectIdentifier) {
+      // The callback is released here, outside the lock: it may hold the last reference to its driver.
+      let removed = state.withLock { $0.heap.remove(owner) }
       _ = removed
     }
 
-    /// The deadline of `target`'s timer, for tests.
-    func deadline(of target: any TimerTarget) -> Int64? {
-      state.withLock { $0.heap.deadline(of: target) }
+    /// The deadline of `owner`'s timer, for tests.
+    func deadline(of owner: ObjectIdentifier) -> Int64? {
+      state.withLock { $0.heap.deadline(of: owner) }
     }
 
     // MARK: The thread
@@ -95,7 +98,7 @@
 
     /// Waits for the `timerfd`, fires what is due, and again, for the life of the process.
     private func run() -> Never {
-      var due: [any TimerTarget] = []
+      var due: [TimerCallback] = []
       var expirations: UInt64 = 0
       while true {
         let count = read(timerDescriptor, &expirations, MemoryLayout<UInt64>.size)
@@ -113,7 +116,7 @@
             c_pace_timerfd_arm(timerDescriptor, next)
           }
         }
-        for target in due { target.timerFired(onTimerThread: true) }
+        for fire in due { fire(true) }
         due.removeAll(keepingCapacity: true)
       }
     }

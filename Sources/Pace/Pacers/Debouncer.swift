@@ -109,6 +109,7 @@ public final class Debouncer<Value: Sendable>: Sendable {
   ///     send:     a-b-------
   ///     cancel:   ----x-----
   ///     handler:  ----------        (interval: 3 steps)
+  @inlinable
   public func cancel() {
     core.storage.cancel()
   }
@@ -118,6 +119,7 @@ public final class Debouncer<Value: Sendable>: Sendable {
   ///     send:     a-b-------
   ///     flush:    ---x------
   ///     handler:  ---b------        (interval: 3 steps)
+  @inlinable
   public func flush() {
     core.storage.flush()
   }
@@ -128,6 +130,7 @@ public final class Debouncer<Value: Sendable>: Sendable {
   ///     send:     a-b-c-----
   ///     finish:   -----x----
   ///     handler:  -----c----        (interval: 3 steps)
+  @inlinable
   public func finish() {
     core.storage.finish()
   }

@@ -15,8 +15,14 @@
 /// The state and the lock are one allocation (this object). On Linux the
 /// continuous clock's timers live in ``TimerService``'s heap, so a pending
 /// pacer holds no task either.
+///
+/// Nearly everything is `@inlinable`, so that it is compiled in the user's
+/// module, specialised for the pacer's `Value`. That matters most for the
+/// timer: its callback is formed in specialised code, so a firing (which
+/// wakes a thread whose caches have gone cold) runs no generic code, whose
+/// metadata lookups cost tens of microseconds when cold.
 @usableFromInline
-final class PacerCore<Machine: ControllableStateMachine & Sendable>: LockStorage<PacerState<Machine>>, TimerTarget
+final class PacerCore<Machine: ControllableStateMachine & Sendable>: LockStorage<PacerState<Machine>>
 where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   @usableFromInline typealias Value = Machine.Value
   @usableFromInline typealias State = PacerState<Machine>
@@ -29,9 +35,8 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
 
   // MARK: Events
 
-  /// The hot path, inlined into the caller so that it is specialised for its
-  /// `Value`: update the policy under the lock, return. Arming a timer and
-  /// delivering happen out of line, and only when needed.
+  /// The hot path: update the policy under the lock, return. Arming a timer
+  /// and delivering happen only when needed.
   ///
   /// The clock is read under the lock, so the instants a policy sees never go
   /// backwards, whichever threads send.
@@ -47,14 +52,17 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     if startsDelivery { startDelivery() }
   }
 
+  @inlinable
   func flush() {
     perform { state, now in state.machine.flushRequested(at: now) }
   }
 
+  @inlinable
   func finish() {
     perform { state, now in state.machine.upstreamFinished(at: now) }
   }
 
+  @inlinable
   func cancel() {
     perform { state, _ in
       state.outbox.removeAll(keepingCapacity: true)
@@ -95,67 +103,73 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
 
   // MARK: Timer
 
-  /// Arms (or moves) the timer for `deadline`.
-  @usableFromInline
+  /// Arms (or moves) the timer for `deadline`. The callback holds the core
+  /// until it fires or is disarmed; the pacer's `deinit` disarms it.
+  @inlinable
   func armTimer(at deadline: DriverInstant, _ state: inout State) {
     state.isTimerArmed = true
-    state.clock.schedule(self, at: deadline)
+    let core = LockProtected(self)
+    state.clock.schedule(ObjectIdentifier(self), at: deadline) { onTimerThread in
+      core.storage.timerFired(onTimerThread: onTimerThread)
+    }
   }
 
-  private func disarmTimer(_ state: inout State) {
+  @inlinable
+  func disarmTimer(_ state: inout State) {
     guard state.isTimerArmed else { return }
     state.isTimerArmed = false
-    state.clock.unschedule(self)
+    state.clock.unschedule(ObjectIdentifier(self))
   }
 
   /// The timer fired: run the policy, arm again if it still waits, deliver.
   /// On the timer thread a handler with no isolation of its own is called
   /// right there, which saves a task and a thread hop; any other handler gets
   /// a delivery task on its actor.
-  @usableFromInline
+  @inlinable
   func timerFired(onTimerThread: Bool) {
-    let startsDelivery = withLock { state -> Bool in
+    let delivery = withLock { state -> State.Handler? in
       // Not armed: a timer let go by `cancel` or `flush` that fired anyway.
-      guard state.isTimerArmed, !state.isShutDown else { return false }
+      guard state.isTimerArmed, !state.isShutDown else { return nil }
       let action = state.machine.timerFired(at: state.clock.now)
       if let deadline = state.machine.deadline {
-        state.clock.schedule(self, at: deadline)
+        armTimer(at: deadline, &state)
       } else {
         state.isTimerArmed = false
       }
-      return enqueue(action, &state)
+      return enqueue(action, &state) ? state.handler : nil
     }
-    guard startsDelivery else { return }
+    guard let handler = delivery else { return }
     #if os(Linux)
-      if onTimerThread, withLock({ $0.handler.isolation == nil }) {
+      if onTimerThread, handler.isolation == nil {
         // Runs synchronously on this thread: the handler has no executor to hop to.
         let core = LockProtected(self)
-        Task.immediate { await core.storage.deliver(isolation: nil) }
+        Task.immediate { await core.storage.deliver(handler, isolation: nil) }
         return
       }
     #endif
-    startDelivery()
+    startDelivery(handler)
   }
 
   /// Runs an event that can emit, move the deadline or end the policy's wait.
-  private func perform(_ event: (inout State, DriverInstant) -> PacingAction<Value>) {
-    let startsDelivery = withLock { state -> Bool in
-      guard !state.isShutDown else { return false }
+  @inlinable
+  func perform(_ event: (inout State, DriverInstant) -> PacingAction<Value>) {
+    let delivery = withLock { state -> State.Handler? in
+      guard !state.isShutDown else { return nil }
       let action = event(&state, state.clock.now)
       if let deadline = state.machine.deadline {
         armTimer(at: deadline, &state)  // The deadline may have moved either way.
       } else {
         disarmTimer(&state)
       }
-      return enqueue(action, &state)
+      return enqueue(action, &state) ? state.handler : nil
     }
-    if startsDelivery { startDelivery() }
+    if let handler = delivery { startDelivery(handler) }
   }
 
   // MARK: Delivery
 
   /// Puts what `action` emits in the outbox; true when a delivery must start.
-  @usableFromInline
+  @inlinable
   func enqueue(_ action: PacingAction<Value>, _ state: inout State) -> Bool {
     if action.terminates { state.isTerminated = true }
     guard let value = action.value else { return false }
@@ -165,20 +179,25 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     return true
   }
 
+  /// Starts a delivery from `send`.
+  @inlinable
+  func startDelivery() {
+    startDelivery(withLock { $0.handler })
+  }
+
   /// Starts a task that drains the outbox on the handler's isolation. It
   /// holds the core until the outbox is empty or the pacer is released.
-  @usableFromInline
-  func startDelivery() {
-    let isolation = withLock { $0.handler.isolation }
+  @inlinable
+  func startDelivery(_ handler: @escaping State.Handler) {
     let core = LockProtected(self)
     Task {
-      await core.storage.deliver(isolation: isolation)
+      await core.storage.deliver(handler, isolation: handler.isolation)
     }
   }
 
   /// Drains the outbox on the handler's isolation, in order.
-  func deliver(isolation: isolated (any Actor)?) async {
-    let handler = withLock { $0.handler }
+  @inlinable
+  func deliver(_ handler: State.Handler, isolation: isolated (any Actor)?) async {
     while true {
       let (value, waiters) = withLock { state -> (Value?, [CheckedContinuation<Void, Never>]) in
         guard !state.isShutDown, !state.outbox.isEmpty else {
@@ -196,7 +215,8 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     }
   }
 
-  private func takeWaiters(_ state: inout State) -> [CheckedContinuation<Void, Never>] {
+  @inlinable
+  func takeWaiters(_ state: inout State) -> [CheckedContinuation<Void, Never>] {
     defer { state.settledWaiters = [] }
     return state.settledWaiters
   }

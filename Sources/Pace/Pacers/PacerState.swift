@@ -27,7 +27,7 @@ struct PacerState<Machine: ControllableStateMachine> where Machine.Instant == Dr
   @usableFromInline let clock: any DriverClock
   @usableFromInline let handler: Handler
   /// Tasks waiting until everything emitted has been delivered.
-  var settledWaiters: [CheckedContinuation<Void, Never>] = []
+  @usableFromInline var settledWaiters: [CheckedContinuation<Void, Never>] = []
 
   init(machine: Machine, clock: any DriverClock, handler: @escaping Handler) {
     self.machine = machine

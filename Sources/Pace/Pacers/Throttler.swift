@@ -99,6 +99,7 @@ public final class Throttler<Value: Sendable>: Sendable {
   ///
   /// The handler is not called for anything sent before the cancel, unless it
   /// was already running.
+  @inlinable
   public func cancel() {
     core.storage.cancel()
   }
@@ -108,6 +109,7 @@ public final class Throttler<Value: Sendable>: Sendable {
   ///     send:     ab-c------
   ///     flush:    --x-------
   ///     handler:  a-b--c----        (interval: 3 steps)
+  @inlinable
   public func flush() {
     core.storage.flush()
   }
@@ -118,6 +120,7 @@ public final class Throttler<Value: Sendable>: Sendable {
   ///     send:     ab-c------
   ///     finish:   --x-------
   ///     handler:  a--b------        (interval: 3 steps)
+  @inlinable
   public func finish() {
     core.storage.finish()
   }

@@ -26,13 +26,16 @@ import Testing
     func id(_ name: Int) -> ObjectIdentifier { ObjectIdentifier(objects[name]) }
 
     func fire(_ name: Int) -> TimerCallback {
-      { [log] _ in log.withLock { $0.append(name) } }
+      { [log] _ in
+        log.withLock { $0.append(name) }
+        return nil
+      }
     }
 
     /// Calls `due` in order; returns the names they logged.
     func names(calling due: [TimerCallback]) -> [Int] {
       log.withLock { $0 = [] }
-      for fire in due { fire(false) }
+      for fire in due { _ = fire(false) }
       return log.withLock { $0 }
     }
   }

@@ -4,6 +4,7 @@
 //===----------------------------------------------------------------------===//
 
 #if os(Linux)
+  import Glibc
   import Testing
 
   @testable import Pace
@@ -15,13 +16,14 @@
     final class Target: Sendable {
       private let state = LockedState<(fired: [Bool], waiter: CheckedContinuation<Bool, Never>?)>(([], nil))
 
-      func timerFired(onTimerThread: Bool) {
+      func timerFired(onTimerThread: Bool) -> TimerDelivery? {
         let waiter = state.withLock { state in
           state.fired.append(onTimerThread)
           defer { state.waiter = nil }
           return state.waiter
         }
         waiter?.resume(returning: onTimerThread)
+        return nil
       }
 
       /// Whether the first firing was on the timer thread, once it has come.
@@ -80,6 +82,35 @@
       #expect(service.deadline(of: target.id) == .max)
       service.cancel(target.id)
       #expect(target.firings == 0)
+    }
+
+    /// The name the kernel has for the calling thread.
+    static func threadName() -> String {
+      let descriptor = open("/proc/thread-self/comm", O_RDONLY)
+      defer { close(descriptor) }
+      var bytes = [UInt8](repeating: 0, count: 32)
+      let count = read(descriptor, &bytes, bytes.count)
+      return String(decoding: bytes[0..<max(0, count)], as: UTF8.self).filter { $0 != "\n" }
+    }
+
+    @Test func aNonisolatedHandler_runsOnTheTimerThread_andMaySendAgain() async throws {
+      let (calls, called) = AsyncStream<(value: Int, thread: String)>.makeStream()
+      let box = LockedState<Debouncer<Int>?>(nil)
+      let debouncer = try Debouncer<Int>(for: .milliseconds(1)) { value in
+        called.yield((value, Self.threadName()))
+        // From the timer thread, into the same pacer: arms its timer again.
+        if value == 1 { box.withLock { $0 }?.send(2) }
+      }
+      box.withLock { $0 = debouncer }
+      debouncer.send(1)
+      var iterator = calls.makeAsyncIterator()
+      let first = await iterator.next()
+      let second = await iterator.next()
+      #expect(first?.value == 1)
+      #expect(second?.value == 2)
+      #expect(first?.thread == "Pace timers")
+      #expect(second?.thread == "Pace timers")
+      box.withLock { $0 = nil }
     }
   }
 #endif

@@ -12,4 +12,9 @@
 /// firing then runs no unspecialised generic code, which is what makes a
 /// cold wake-up slow.
 @usableFromInline
-typealias TimerCallback = @Sendable (_ onTimerThread: Bool) -> Void
+typealias TimerCallback = @Sendable (_ onTimerThread: Bool) -> TimerDelivery?
+
+/// A delivery the timer thread runs itself, right after the firing, in its
+/// own long-lived task (so that no task is created per firing).
+@usableFromInline
+typealias TimerDelivery = @Sendable () async -> Void

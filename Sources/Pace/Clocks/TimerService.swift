@@ -16,7 +16,8 @@
   /// - **Latency.** The thread wakes on the kernel's timer itself. A `timerfd`
   ///   has no timer slack (a `Task.sleep`, a `poll` timeout or a condition
   ///   variable gets 50 µs of it by default), and a handler with no isolation
-  ///   runs on this thread at once, with no hop to another thread.
+  ///   runs on this thread at once, with no hop to another thread and no task
+  ///   created for it.
   ///
   /// The thread only takes the service's lock to pop what is due, and never
   /// holds it while it calls a callback, so a driver may arm its timer again
@@ -96,8 +97,21 @@
       return true
     }
 
-    /// Waits for the `timerfd`, fires what is due, and again, for the life of the process.
+    /// Runs the timer loop for the life of the process.
     private func run() -> Never {
+      while true {
+        // The loop runs in one task that never leaves this thread, so that a
+        // handler with no isolation is awaited inline, with no task per
+        // firing. Should the task ever suspend (it would then resume on the
+        // cooperative pool), `loop` returns as soon as it notices, and this
+        // thread starts another.
+        Task.immediate { await self.loop(on: pthread_self()) }
+      }
+    }
+
+    /// Waits for the `timerfd`, fires what is due, runs the deliveries that
+    /// belong on this thread, and again.
+    private func loop(on thread: pthread_t) async {
       var due: [TimerCallback] = []
       var expirations: UInt64 = 0
       while true {
@@ -116,8 +130,11 @@
             c_pace_timerfd_arm(timerDescriptor, next)
           }
         }
-        for fire in due { fire(true) }
+        for fire in due {
+          if let delivery = fire(true) { await delivery() }
+        }
         due.removeAll(keepingCapacity: true)
+        guard pthread_equal(pthread_self(), thread) != 0 else { return }
       }
     }
   }

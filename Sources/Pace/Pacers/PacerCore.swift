@@ -126,7 +126,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   /// right there, which saves a task and a thread hop; any other handler gets
   /// a delivery task on its actor.
   @inlinable
-  func timerFired(onTimerThread: Bool) {
+  func timerFired(onTimerThread: Bool) -> TimerDelivery? {
     let delivery = withLock { state -> State.Handler? in
       // Not armed: a timer let go by `cancel` or `flush` that fired anyway.
       guard state.isTimerArmed, !state.isShutDown else { return nil }
@@ -138,16 +138,14 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
       }
       return enqueue(action, &state) ? state.handler : nil
     }
-    guard let handler = delivery else { return }
-    #if os(Linux)
-      if onTimerThread, handler.isolation == nil {
-        // Runs synchronously on this thread: the handler has no executor to hop to.
-        let core = LockProtected(self)
-        Task.immediate { await core.storage.deliver(handler, isolation: nil) }
-        return
-      }
-    #endif
+    guard let handler = delivery else { return nil }
+    if onTimerThread, handler.isolation == nil {
+      // The timer thread awaits it at once: the handler has no executor to hop to.
+      let core = LockProtected(self)
+      return { await core.storage.deliver(handler, isolation: nil) }
+    }
     startDelivery(handler)
+    return nil
   }
 
   /// Runs an event that can emit, move the deadline or end the policy's wait.

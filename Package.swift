@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 //===----------------------------------------------------------------------===//
 // This source file is part of the Pace open source project.
 // Licensed under Apache License v2.0. See LICENSE.txt for license information.

@@ -19,16 +19,16 @@ enum ArmedTimer: Sendable {
   }
 }
 
-/// A timer's callback: given whether it runs in a task, the next deadline and
-/// whether that task should deliver now.
+/// A timer's callback: returns the next deadline to keep the timer armed, or
+/// `nil` to let it go.
 @usableFromInline
-typealias TimerFire = @Sendable (_ inTask: Bool) -> (next: DriverInstant?, deliverHere: Bool)
+typealias TimerFire = @Sendable () -> DriverInstant?
 
-/// The loop of a timer that sleeps in a task: sleep, fire, deliver if asked,
-/// and again while there is a deadline.
+/// The loop of a timer that sleeps in a task: sleep, fire, and again while
+/// there is a deadline.
 func timerTaskLoop(
   from deadline: DriverInstant, sleep: @escaping @Sendable (DriverInstant) async throws -> Void,
-  fire: @escaping TimerFire, deliver: @escaping @Sendable () async -> Void
+  fire: @escaping TimerFire
 ) -> Task<Void, Never> {
   Task {
     var deadline = deadline
@@ -38,9 +38,7 @@ func timerTaskLoop(
       } catch {
         return  // Cancelled: the driver let the timer go.
       }
-      let (next, deliverHere) = fire(true)
-      if deliverHere { await deliver() }
-      guard let next else { return }
+      guard let next = fire() else { return }
       deadline = next
     }
   }

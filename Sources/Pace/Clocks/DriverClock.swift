@@ -22,13 +22,10 @@ protocol DriverClock: AnyObject, Sendable {
   /// Disarms `owner`'s timer, if it is armed.
   func unschedule(_ owner: ObjectIdentifier)
 
-  /// Arms a timer for `deadline`. When it fires, `fire` is called with whether
-  /// it runs in a task of its own (so that it may deliver there); it returns
-  /// the next deadline to keep the timer armed, or `nil` to let it go, and
-  /// whether the timer's task should await `deliver` before going on.
-  func armTimer(
-    at deadline: DriverInstant, fire: @escaping TimerFire, deliver: @escaping @Sendable () async -> Void
-  ) -> ArmedTimer
+  /// Arms a timer for `deadline`, in a task or on a manual clock. When it
+  /// fires, `fire` returns the next deadline to keep the timer armed, or
+  /// `nil` to let it go.
+  func armTimer(at deadline: DriverInstant, fire: @escaping TimerFire) -> ArmedTimer
 }
 
 /// The driver clock for `clock`: the shared kernel clock for the continuous

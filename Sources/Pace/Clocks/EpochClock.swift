@@ -39,7 +39,7 @@ final class EpochClock<C: Clock>: DriverClock where C.Duration == Duration {
       return (scheduled.generation, scheduled.timer)
     }
     previous?.cancel()
-    let timer = armTimer(at: deadline, fire: { [self] _ in (fireScheduled(generation), false) }, deliver: {})
+    let timer = armTimer(at: deadline) { [self] in fireScheduled(generation) }
     let isStale = scheduled.withLock { scheduled in
       guard scheduled.generation == generation else { return true }  // Fired, moved or disarmed meanwhile.
       scheduled.timer = timer
@@ -72,9 +72,7 @@ final class EpochClock<C: Clock>: DriverClock where C.Duration == Duration {
     return nil
   }
 
-  func armTimer(
-    at deadline: DriverInstant, fire: @escaping TimerFire, deliver: @escaping @Sendable () async -> Void
-  ) -> ArmedTimer {
+  func armTimer(at deadline: DriverInstant, fire: @escaping TimerFire) -> ArmedTimer {
     if let manual = clock as? any _ManualTimerClock {
       return Self.armManualTimer(manual, epoch: epoch, at: deadline, fire: fire)
     }
@@ -84,7 +82,7 @@ final class EpochClock<C: Clock>: DriverClock where C.Duration == Duration {
       timerTaskLoop(
         from: deadline,
         sleep: { try await clock.sleep(until: epoch.advanced(by: .nanoseconds($0.nanoseconds)), tolerance: nil) },
-        fire: fire, deliver: deliver))
+        fire: fire))
   }
 
   /// A timer on a manual clock: each firing schedules the next one, if any.
@@ -96,7 +94,7 @@ final class EpochClock<C: Clock>: DriverClock where C.Duration == Duration {
     let token = ManualTimerToken()
     @Sendable func schedule(_ deadline: DriverInstant) {
       let id = clock._scheduleTimer(at: epoch.advanced(by: .nanoseconds(deadline.nanoseconds))) {
-        if let next = fire(false).next { schedule(next) }
+        if let next = fire() { schedule(next) }
       }
       token.set(id)
     }

@@ -48,15 +48,13 @@
       service.cancel(owner)
     }
 
-    func armTimer(
-      at deadline: DriverInstant, fire: @escaping TimerFire, deliver: @escaping @Sendable () async -> Void
-    ) -> ArmedTimer {
+    func armTimer(at deadline: DriverInstant, fire: @escaping TimerFire) -> ArmedTimer {
       let epoch = epoch
       return .task(
         timerTaskLoop(
           from: deadline,
           sleep: { try await ContinuousClock().sleep(until: epoch.advanced(by: .nanoseconds($0.nanoseconds))) },
-          fire: fire, deliver: deliver))
+          fire: fire))
     }
   }
 #endif

@@ -248,10 +248,9 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
     guard state.timer == nil, let deadline = state.machine.deadline else { return }
     state.timerGeneration &+= 1
     let generation = state.timerGeneration
-    state.timer = clock.armTimer(
-      at: deadline,
-      fire: { [weak self] _ in (self?.timerFired(generation: generation), false) },
-      deliver: {})
+    state.timer = clock.armTimer(at: deadline) { [weak self] in
+      self?.timerFired(generation: generation)
+    }
   }
 
   private func timerFired(generation: UInt64) -> DriverInstant? {

@@ -107,4 +107,18 @@ import Testing
       #expect(heap.deadline(of: owners.id(name)) == reference[name])
     }
   }
+
+  @Test func emptyingALargeHeap_freesItsStorage() {
+    let owners = Owners(count: 1_000)
+    var heap = TimerHeap()
+    for name in 0..<1_000 {
+      heap.schedule(owners.id(name), at: Int64(name), fire: owners.fire(name))
+    }
+    #expect(heap.entries.capacity >= 1_000)
+    var due: [TimerCallback] = []
+    heap.popDue(at: 10_000, into: &due)
+    #expect(due.count == 1_000)
+    #expect(heap.count == 0)
+    #expect(heap.entries.capacity <= TimerHeap.retainedCapacity)
+  }
 }

@@ -112,5 +112,19 @@
       #expect(second?.thread == "Pace timers")
       box.withLock { $0 = nil }
     }
+
+    @Test func releasingAPendingPacer_disarmsItsTimer_andFreesItsState() throws {
+      weak var weakCore: PacerCore<DebounceStateMachine<Int, DriverInstant>>?
+      do {
+        let debouncer = try Debouncer<Int>(for: .seconds(3_600)) { _ in }
+        debouncer.send(1)
+        let core = debouncer.core.storage
+        #expect(service.deadline(of: ObjectIdentifier(core)) != nil)
+        weakCore = core
+      }
+      // The heap's callback held the state while the timer was armed; the
+      // pacer's deinit disarmed it, so nothing holds the state any more.
+      #expect(weakCore == nil)
+    }
   }
 #endif

@@ -16,6 +16,9 @@ struct TimerHeap {
     var fire: TimerCallback
   }
 
+  /// The capacity an empty heap keeps; beyond it, emptying frees the storage.
+  static let retainedCapacity = 256
+
   /// The heap: every entry's deadline is at or before its children's.
   private(set) var entries: [Entry] = []
   /// Where each owner's entry is in `entries`.
@@ -78,6 +81,10 @@ struct TimerHeap {
     if position < entries.count {
       siftDown(from: position)
       siftUp(from: position)
+    } else if entries.isEmpty, entries.capacity > Self.retainedCapacity {
+      // A burst of pending pacers is over: give its memory back.
+      entries = []
+      positions = [:]
     }
     return removed
   }

@@ -126,5 +126,21 @@
       // pacer's deinit disarmed it, so nothing holds the state any more.
       #expect(weakCore == nil)
     }
+
+    @Test func aPacedSequence_emitsWhenItsTimerFires_whileTheBaseIsStillOpen() async throws {
+      let (base, input) = AsyncStream<Int>.makeStream()
+      var iterator = try base.debounced(for: .milliseconds(1)).makeAsyncIterator()
+      input.yield(1)
+      input.yield(2)
+      // The base stays open, so only the timer can end the burst.
+      let first = try await iterator.next()
+      #expect(first == 2)
+      input.yield(3)
+      input.finish()
+      let second = try await iterator.next()
+      let end = try await iterator.next()
+      #expect(second == 3)
+      #expect(end == nil)
+    }
   }
 #endif

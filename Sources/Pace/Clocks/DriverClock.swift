@@ -21,11 +21,6 @@ protocol DriverClock: AnyObject, Sendable {
 
   /// Disarms `owner`'s timer, if it is armed.
   func unschedule(_ owner: ObjectIdentifier)
-
-  /// Arms a timer for `deadline`, in a task or on a manual clock. When it
-  /// fires, `fire` returns the next deadline to keep the timer armed, or
-  /// `nil` to let it go.
-  func armTimer(at deadline: DriverInstant, fire: @escaping TimerFire) -> ArmedTimer
 }
 
 /// The driver clock for `clock`: the shared kernel clock for the continuous

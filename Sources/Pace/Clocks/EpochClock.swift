@@ -60,7 +60,7 @@ final class EpochClock<C: Clock>: DriverClock where C.Duration == Duration {
 
   /// The timer of `generation` fired: call its callback, unless a newer
   /// `schedule` or an `unschedule` came first.
-  private func fireScheduled(_ generation: UInt64) -> DriverInstant? {
+  private func fireScheduled(_ generation: UInt64) {
     let callback = scheduled.withLock { scheduled -> TimerCallback? in
       guard scheduled.generation == generation else { return nil }
       scheduled.generation &+= 1
@@ -69,53 +69,48 @@ final class EpochClock<C: Clock>: DriverClock where C.Duration == Duration {
       return scheduled.fire
     }
     _ = callback?(false)  // Off the timer thread, a driver delivers in a task of its own.
-    return nil
   }
 
-  func armTimer(at deadline: DriverInstant, fire: @escaping TimerFire) -> ArmedTimer {
+  /// Arms a one-shot timer for `deadline`: on the clock itself for a manual
+  /// clock, in a sleeping task otherwise.
+  private func armTimer(at deadline: DriverInstant, fire: @escaping @Sendable () -> Void) -> ArmedTimer {
     if let manual = clock as? any _ManualTimerClock {
       return Self.armManualTimer(manual, epoch: epoch, at: deadline, fire: fire)
     }
     let clock = clock
-    let epoch = epoch
+    let instant = epoch.advanced(by: .nanoseconds(deadline.nanoseconds))
     return .task(
-      timerTaskLoop(
-        from: deadline,
-        sleep: { try await clock.sleep(until: epoch.advanced(by: .nanoseconds($0.nanoseconds)), tolerance: nil) },
-        fire: fire))
+      Task {
+        do {
+          try await clock.sleep(until: instant, tolerance: nil)
+        } catch {
+          return  // Cancelled: the driver let the timer go.
+        }
+        fire()
+      })
   }
 
-  /// A timer on a manual clock: each firing schedules the next one, if any.
   private static func armManualTimer<Manual: _ManualTimerClock>(
-    _ clock: Manual, epoch: C.Instant, at deadline: DriverInstant, fire: @escaping TimerFire
+    _ clock: Manual, epoch: C.Instant, at deadline: DriverInstant, fire: @escaping @Sendable () -> Void
   ) -> ArmedTimer {
     // `C` is `Manual` here; the cast only recovers that for the compiler.
     guard let epoch = epoch as? Manual.Instant else { preconditionFailure("A clock's instant type changed") }
-    let token = ManualTimerToken()
-    @Sendable func schedule(_ deadline: DriverInstant) {
-      let id = clock._scheduleTimer(at: epoch.advanced(by: .nanoseconds(deadline.nanoseconds))) {
-        if let next = fire() { schedule(next) }
-      }
-      token.set(id)
-    }
-    schedule(deadline)
-    return .manual(cancel: { token.cancel(on: clock) })
+    let id = clock._scheduleTimer(at: epoch.advanced(by: .nanoseconds(deadline.nanoseconds)), fire)
+    return .manual(cancel: { clock._cancelTimer(id) })
   }
 }
 
-/// The id of the manual timer that is armed now; cancelling it stops the chain.
-private final class ManualTimerToken: Sendable {
-  private let state = LockedState<(id: UInt64?, isCancelled: Bool)>((nil, false))
+/// A timer ``EpochClock`` has armed, so it can be cancelled.
+private enum ArmedTimer: Sendable {
+  /// A task sleeping on a real clock.
+  case task(Task<Void, Never>)
+  /// A timer that a manual clock runs.
+  case manual(cancel: @Sendable () -> Void)
 
-  func set(_ id: UInt64) {
-    state.withLock { $0.id = id }
-  }
-
-  func cancel(on clock: some _ManualTimerClock) {
-    let id = state.withLock { state -> UInt64? in
-      state.isCancelled = true
-      return state.id
+  func cancel() {
+    switch self {
+    case .task(let task): task.cancel()
+    case .manual(let cancel): cancel()
     }
-    if let id { clock._cancelTimer(id) }
   }
 }

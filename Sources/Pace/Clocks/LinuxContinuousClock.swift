@@ -11,18 +11,17 @@
   ///
   /// `ContinuousClock.now` reads `CLOCK_BOOTTIME` too, then builds a 128-bit
   /// `Duration`; reading it here as nanoseconds takes the clock off a send's
-  /// cost. One instance serves the whole process, from one epoch.
+  /// cost. One instance serves the whole process, from one epoch, for pacers
+  /// and sequences alike.
   final class LinuxContinuousClock: DriverClock {
     /// The process's instance; `nil` when there is no timer service.
     static let shared: LinuxContinuousClock? = TimerService.shared.map(LinuxContinuousClock.init)
 
     let service: TimerService
     let epochNanoseconds: Int64
-    let epoch: ContinuousClock.Instant
 
     private init(service: TimerService) {
       self.service = service
-      epoch = ContinuousClock.now
       epochNanoseconds = Self.kernelNanoseconds()
     }
 
@@ -46,15 +45,6 @@
 
     func unschedule(_ owner: ObjectIdentifier) {
       service.cancel(owner)
-    }
-
-    func armTimer(at deadline: DriverInstant, fire: @escaping TimerFire) -> ArmedTimer {
-      let epoch = epoch
-      return .task(
-        timerTaskLoop(
-          from: deadline,
-          sleep: { try await ContinuousClock().sleep(until: epoch.advanced(by: .nanoseconds($0.nanoseconds))) },
-          fire: fire))
     }
   }
 #endif

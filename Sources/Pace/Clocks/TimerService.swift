@@ -7,12 +7,12 @@
   import CPaceLinux
   import Glibc
 
-  /// The timers of every pacer on the continuous clock, in one heap, run by
-  /// one thread that sleeps on a `timerfd`.
+  /// The timers of every pacer and paced sequence on the continuous clock,
+  /// in one heap, run by one thread that sleeps on a `timerfd`.
   ///
   /// Why a thread of its own, rather than a sleeping task per pacer:
-  /// - **Memory.** A pending pacer costs a heap entry (24 bytes), not a task
-  ///   and its dispatch timer.
+  /// - **Memory.** A pending pacer costs a heap entry (32 bytes, and its
+  ///   place in a dictionary), not a task and its dispatch timer.
   /// - **Latency.** The thread wakes on the kernel's timer itself. A `timerfd`
   ///   has no timer slack (a `Task.sleep`, a `poll` timeout or a condition
   ///   variable gets 50 µs of it by default), and a handler with no isolation

@@ -26,8 +26,8 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
   @usableFromInline
   struct State {
     @usableFromInline var machine: Machine
-    @usableFromInline var timer: ArmedTimer?
-    var timerGeneration: UInt64 = 0
+    /// Whether the clock holds a timer for this sequence.
+    @usableFromInline var isTimerArmed = false
     @usableFromInline var producer: Task<Void, Never>?
     @usableFromInline var isStarted = false
     /// Emitted but not yet returned by `next()`, oldest first.
@@ -84,7 +84,7 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
   /// Ends the sequence: the consumer gets `nil`; the producer and timer stop.
   @usableFromInline
   func cancel() {
-    let (consumer, producer, timer, waiters) = state.withLock { state in
+    let (consumer, producer, waiters) = state.withLock { state in
       state.isDone = true
       state.outputs.removeAll()
       let consumer = state.consumer
@@ -93,10 +93,10 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
       state.producer = nil
       let waiters = state.handledWaiters.map(\.continuation)
       state.handledWaiters = []
-      return (consumer, producer, releaseTimer(&state), waiters)
+      disarmTimer(&state)
+      return (consumer, producer, waiters)
     }
     producer?.cancel()
-    timer?.cancel()
     consumer?.resume(returning: .success(nil))
     for waiter in waiters { waiter.resume() }
   }
@@ -146,7 +146,7 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
       guard !state.isDone else { return false }
       let action = state.machine.valueReceived(element, at: now)
       state.upstreamEventsHandled &+= 1
-      if case .none = action, state.handledWaiters.isEmpty, state.timer != nil || state.machine.deadline == nil {
+      if case .none = action, state.handledWaiters.isEmpty, state.isTimerArmed || state.machine.deadline == nil {
         return false  // The common case: the policy only moved its deadline.
       }
       deferEffects(of: action, &state)
@@ -177,23 +177,19 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
   struct Resumption {
     @usableFromInline var consumer: Consumer?
     @usableFromInline var result: Result<Element?, Failure>?
-    @usableFromInline var timer: ArmedTimer?
     @usableFromInline var waiters: [CheckedContinuation<Void, Never>] = []
 
     @usableFromInline
     init(
-      consumer: Consumer?, result: Result<Element?, Failure>?, timer: ArmedTimer?,
-      waiters: [CheckedContinuation<Void, Never>]
+      consumer: Consumer?, result: Result<Element?, Failure>?, waiters: [CheckedContinuation<Void, Never>]
     ) {
       self.consumer = consumer
       self.result = result
-      self.timer = timer
       self.waiters = waiters
     }
 
     @usableFromInline
     func perform() {
-      timer?.cancel()
       if let consumer, let result { consumer.resume(returning: result) }
       for waiter in waiters { waiter.resume() }
     }
@@ -241,39 +237,41 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
     let waiters = state.handledWaiters.filter { $0.count <= handled }.map(\.continuation)
     state.handledWaiters.removeAll { $0.count <= handled }
     let (consumer, result) = deliverIfWaiting(&state)
-    return Resumption(consumer: consumer, result: result, timer: releaseTimer(ifIdle: true, &state), waiters: waiters)
+    if state.machine.deadline == nil { disarmTimer(&state) }
+    return Resumption(consumer: consumer, result: result, waiters: waiters)
   }
 
+  /// Arms the timer when the policy waits for a deadline and none is armed.
+  /// The clock's callback holds the storage until it fires or is disarmed;
+  /// the iterator's lifetime cancels the sequence, which disarms it.
   private func armTimerIfNeeded(_ state: inout State) {
-    guard state.timer == nil, let deadline = state.machine.deadline else { return }
-    state.timerGeneration &+= 1
-    let generation = state.timerGeneration
-    state.timer = clock.armTimer(at: deadline) { [weak self] in
-      self?.timerFired(generation: generation)
+    guard !state.isTimerArmed, let deadline = state.machine.deadline else { return }
+    state.isTimerArmed = true
+    clock.schedule(ObjectIdentifier(self), at: deadline) { [self] _ in
+      timerFired()
+      return nil
     }
   }
 
-  private func timerFired(generation: UInt64) -> DriverInstant? {
+  /// The timer fired: run the policy, arm again if it still waits, and hand
+  /// an output to a waiting consumer.
+  private func timerFired() {
     let now = clock.now
-    let (next, consumer, result) = state.withLock { state -> (DriverInstant?, Consumer?, Result<Element?, Failure>?) in
-      guard generation == state.timerGeneration, !state.isDone else { return (nil, nil, nil) }
+    let (consumer, result) = state.withLock { state -> (Consumer?, Result<Element?, Failure>?) in
+      // Not armed: a timer let go by the end of the sequence that fired anyway.
+      guard state.isTimerArmed, !state.isDone else { return (nil, nil) }
       enqueue(state.machine.timerFired(at: now), failure: nil, &state)
-      let (consumer, result) = deliverIfWaiting(&state)
-      guard let deadline = state.machine.deadline else {
-        state.timer = nil
-        return (nil, consumer, result)
-      }
-      return (deadline, consumer, result)
+      state.isTimerArmed = false
+      armTimerIfNeeded(&state)
+      return deliverIfWaiting(&state)
     }
     if let consumer, let result { consumer.resume(returning: result) }
-    return next
   }
 
-  private func releaseTimer(ifIdle: Bool = false, _ state: inout State) -> ArmedTimer? {
-    guard !ifIdle || state.machine.deadline == nil, let timer = state.timer else { return nil }
-    state.timer = nil
-    state.timerGeneration &+= 1
-    return timer
+  private func disarmTimer(_ state: inout State) {
+    guard state.isTimerArmed else { return }
+    state.isTimerArmed = false
+    clock.unschedule(ObjectIdentifier(self))
   }
 
   private func enqueue(_ action: PacingAction<Element>, failure: Failure?, _ state: inout State) {

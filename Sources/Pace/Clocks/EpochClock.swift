@@ -32,13 +32,13 @@ final class EpochClock<C: Clock>: DriverClock where C.Duration == Duration {
 
   func schedule(_ owner: ObjectIdentifier, at deadline: DriverInstant, fire: @escaping TimerCallback) {
     // The callback is in place before the timer is armed, which may fire at once.
-    let (generation, previous) = scheduled.withLock { scheduled in
+    let (generation, previous, replaced) = scheduled.withLock { scheduled in
       scheduled.generation &+= 1
-      scheduled.fire = fire
-      defer { scheduled.timer = nil }
-      return (scheduled.generation, scheduled.timer)
+      defer { (scheduled.timer, scheduled.fire) = (nil, fire) }
+      return (scheduled.generation, scheduled.timer, scheduled.fire)
     }
     previous?.cancel()
+    _ = replaced  // Released here, outside the lock, like a disarmed callback.
     let timer = armTimer(at: deadline) { [self] in fireScheduled(generation) }
     let isStale = scheduled.withLock { scheduled in
       guard scheduled.generation == generation else { return true }  // Fired, moved or disarmed meanwhile.

@@ -42,14 +42,14 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   /// backwards, whichever threads send.
   @inlinable
   func send(_ value: Value) {
-    let startsDelivery = withLock { state -> Bool in
-      guard !state.isShutDown else { return false }
+    let delivery = withLock { state -> State.Handler? in
+      guard !state.isShutDown else { return nil }
       let action = state.machine.valueReceived(value, at: state.clock.now)
       if !state.isTimerArmed, let deadline = state.machine.deadline { armTimer(at: deadline, &state) }
-      if case .none = action { return false }
-      return enqueue(action, &state)
+      if case .none = action { return nil }
+      return enqueue(action, &state) ? state.handler : nil
     }
-    if startsDelivery { startDelivery() }
+    if let handler = delivery { startDelivery(handler) }
   }
 
   @inlinable
@@ -175,12 +175,6 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     guard !state.isDelivering else { return false }
     state.isDelivering = true
     return true
-  }
-
-  /// Starts a delivery from `send`.
-  @inlinable
-  func startDelivery() {
-    startDelivery(withLock { $0.handler })
   }
 
   /// Starts a task that drains the outbox on the handler's isolation. It

@@ -139,12 +139,15 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
   /// The base produced an element: the per-element hot path. It handles only
   /// trivial values: emissions, waiters and timers are settled out of line
   /// under the same lock, and their side effects performed after it.
+  ///
+  /// The clock is read under the lock (here, at upstream events and at the
+  /// timer), so the instants the policy sees never go backwards, although
+  /// the timer fires on another thread than the producer's.
   @inlinable
   func elementProduced(_ element: Element) {
-    let now = clock.now
     let hasEffects = state.withLock { state -> Bool in
       guard !state.isDone else { return false }
-      let action = state.machine.valueReceived(element, at: now)
+      let action = state.machine.valueReceived(element, at: clock.now)
       state.upstreamEventsHandled &+= 1
       if case .none = action, state.handledWaiters.isEmpty, state.isTimerArmed || state.machine.deadline == nil {
         return false  // The common case: the policy only moved its deadline.
@@ -216,10 +219,9 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
   /// The base finished or failed.
   @usableFromInline
   func upstreamEvent(failure: Failure? = nil, _ event: (inout State, DriverInstant) -> PacingAction<Element>) {
-    let now = clock.now
     let resumption = state.withLock { state -> Resumption? in
       guard !state.isDone else { return nil }
-      let action = event(&state, now)
+      let action = event(&state, clock.now)
       state.upstreamEventsHandled &+= 1
       return afterUpstreamEvent(action, failure: failure, &state)
     }
@@ -256,11 +258,10 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
   /// The timer fired: run the policy, arm again if it still waits, and hand
   /// an output to a waiting consumer.
   private func timerFired() {
-    let now = clock.now
     let (consumer, result) = state.withLock { state -> (Consumer?, Result<Element?, Failure>?) in
       // Not armed: a timer let go by the end of the sequence that fired anyway.
       guard state.isTimerArmed, !state.isDone else { return (nil, nil) }
-      enqueue(state.machine.timerFired(at: now), failure: nil, &state)
+      enqueue(state.machine.timerFired(at: clock.now), failure: nil, &state)
       state.isTimerArmed = false
       armTimerIfNeeded(&state)
       return deliverIfWaiting(&state)

@@ -168,40 +168,31 @@ let benchmarks: @Sendable () -> Void = {
     scalingFactor: .one, maxDuration: .seconds(60), maxIterations: 1)
 
   Benchmark("fire latency | Pace Debouncer", configuration: latency) { benchmark in
-    for _ in 0..<LatencyProbe.bursts {
-      let late = await LatencyProbe.measureOnce { deadline, done in
-        let debouncer = try! Debouncer<Int>(for: LatencyProbe.interval) { if $0 == 1 { done() } }
-        deadline(ContinuousClock.now + LatencyProbe.interval)
-        debouncer.send(1)
-        return debouncer
-      }
-      benchmark.measurement(lateMetric, late)
+    await LatencyProbe.recordBursts(benchmark) { deadline, done in
+      let debouncer = try! Debouncer<Int>(for: LatencyProbe.interval) { if $0 == 1 { done() } }
+      deadline(ContinuousClock.now + LatencyProbe.interval)
+      debouncer.send(1)
+      return debouncer
     }
   }
 
   Benchmark("fire latency | DispatchWorkItem", configuration: latency) { benchmark in
     let queue = DispatchQueue(label: "peer.latency")
-    for _ in 0..<LatencyProbe.bursts {
-      let late = await LatencyProbe.measureOnce { deadline, done in
-        let debounce = WorkItemDebounce(milliseconds: LatencyProbe.milliseconds, queue: queue) { _ in done() }
-        deadline(ContinuousClock.now + LatencyProbe.interval)
-        debounce.run()
-        return debounce
-      }
-      benchmark.measurement(lateMetric, late)
+    await LatencyProbe.recordBursts(benchmark) { deadline, done in
+      let debounce = WorkItemDebounce(milliseconds: LatencyProbe.milliseconds, queue: queue) { _ in done() }
+      deadline(ContinuousClock.now + LatencyProbe.interval)
+      debounce.run()
+      return debounce
     }
   }
 
   Benchmark("fire latency | OpenCombine", configuration: latency) { benchmark in
     let queue = DispatchQueue(label: "peer.latency")
-    for _ in 0..<LatencyProbe.bursts {
-      let late = await LatencyProbe.measureOnce { deadline, done in
-        let debounce = CombineDebounce(milliseconds: LatencyProbe.milliseconds, queue: queue) { _ in done() }
-        deadline(ContinuousClock.now + LatencyProbe.interval)
-        debounce.send(1)
-        return debounce
-      }
-      benchmark.measurement(lateMetric, late)
+    await LatencyProbe.recordBursts(benchmark) { deadline, done in
+      let debounce = CombineDebounce(milliseconds: LatencyProbe.milliseconds, queue: queue) { _ in done() }
+      deadline(ContinuousClock.now + LatencyProbe.interval)
+      debounce.send(1)
+      return debounce
     }
   }
 

@@ -9,60 +9,62 @@ import Testing
 
 /// The heap behind the timer service, against a dictionary that knows what it should hold.
 @Suite struct TimerHeapTests {
-  /// Timer owners whose callbacks write their name to one log.
+  /// Timer owners that know their name, and whose callbacks write it to one log.
   final class Owners: Sendable {
     let objects: [Owner]
-    let log = LockedState<[Int]>([])
 
     final class Owner: Sendable {
       let name: Int
-      init(_ name: Int) { self.name = name }
+      let log: LockedState<[Int]>
+      init(_ name: Int, log: LockedState<[Int]>) { (self.name, self.log) = (name, log) }
     }
 
     init(count: Int) {
-      objects = (0..<count).map(Owner.init)
+      let log = LockedState<[Int]>([])
+      objects = (0..<count).map { Owner($0, log: log) }
     }
 
     func id(_ name: Int) -> ObjectIdentifier { ObjectIdentifier(objects[name]) }
+    func owner(_ name: Int) -> TimerOwner { TimerOwner(objects[name]) }
 
-    func fire(_ name: Int) -> TimerCallback {
-      { [log] _ in
-        log.withLock { $0.append(name) }
-        return nil
-      }
+    /// Logs the owner's name: a callback that captures nothing, as the drivers' are.
+    let fire: TimerCallback = { owner, _ in
+      let owner = owner as! Owner
+      owner.log.withLock { $0.append(owner.name) }
+      return nil
     }
 
-    /// Calls `due` in order; returns the names they logged.
-    func names(calling due: [TimerCallback]) -> [Int] {
+    /// Pops everything due at `now`, calling each as the timer thread does;
+    /// returns the names they logged, in order.
+    func popDue(_ heap: inout TimerHeap, at now: Int64) -> [Int] {
+      let log = objects[0].log
       log.withLock { $0 = [] }
-      for fire in due { _ = fire(false) }
+      while let due = heap.popFirst(dueAt: now) { _ = due.fire(due.owner.object, false) }
       return log.withLock { $0 }
     }
   }
 
-  @Test func popDue_returnsTheDueCallbacks_earliestFirst_andKeepsTheRest() {
+  @Test func popFirst_takesTheDueTimers_earliestFirst_andKeepsTheRest() {
     let owners = Owners(count: 5)
     var heap = TimerHeap()
     for (name, deadline) in zip(0..., [50, 10, 40, 20, 30] as [Int64]) {
-      heap.schedule(owners.id(name), at: deadline, fire: owners.fire(name))
+      heap.schedule(owners.owner(name), at: deadline, fire: owners.fire)
     }
-    var due: [TimerCallback] = []
-    heap.popDue(at: 30, into: &due)
-    #expect(owners.names(calling: due) == [1, 3, 4])
+    #expect(owners.popDue(&heap, at: 30) == [1, 3, 4])
     #expect(heap.earliestDeadline == 40)
     #expect(heap.deadline(of: owners.id(1)) == nil)
     #expect(heap.deadline(of: owners.id(0)) == 50)
   }
 
-  @Test func schedule_anArmedOwner_movesItsOneTimer_andReplacesItsCallback() {
+  @Test func schedule_anArmedOwner_movesItsOneTimer() {
     let owners = Owners(count: 2)
     var heap = TimerHeap()
-    #expect(heap.schedule(owners.id(0), at: 100, fire: owners.fire(0)) == nil)
-    heap.schedule(owners.id(1), at: 50, fire: owners.fire(1))
-    #expect(heap.schedule(owners.id(0), at: 10, fire: owners.fire(0)) != nil)
+    #expect(heap.schedule(owners.owner(0), at: 100, fire: owners.fire) == false)
+    heap.schedule(owners.owner(1), at: 50, fire: owners.fire)
+    #expect(heap.schedule(owners.owner(0), at: 10, fire: owners.fire) == true)
     #expect(heap.count == 2)
     #expect(heap.earliestDeadline == 10)
-    heap.schedule(owners.id(0), at: 200, fire: owners.fire(0))
+    heap.schedule(owners.owner(0), at: 200, fire: owners.fire)
     #expect(heap.earliestDeadline == 50)
     #expect(heap.remove(owners.id(0)) != nil)
     #expect(heap.remove(owners.id(0)) == nil)
@@ -83,16 +85,14 @@ import Testing
       switch Int.random(in: 0..<10, using: &random) {
       case 0..<5:
         let deadline = now + Int64.random(in: 0...1_000, using: &random)
-        heap.schedule(owners.id(name), at: deadline, fire: owners.fire(name))
+        heap.schedule(owners.owner(name), at: deadline, fire: owners.fire)
         reference[name] = deadline
       case 5..<7:
         let removed = heap.remove(owners.id(name))
         #expect((removed != nil) == (reference.removeValue(forKey: name) != nil))
       default:
         now += Int64.random(in: 0...300, using: &random)
-        var due: [TimerCallback] = []
-        heap.popDue(at: now, into: &due)
-        let dueNames = owners.names(calling: due)
+        let dueNames = owners.popDue(&heap, at: now)
         let expected = reference.filter { $0.value <= now }
         #expect(Set(dueNames) == Set(expected.keys))
         #expect(dueNames.count == expected.count)
@@ -112,12 +112,10 @@ import Testing
     let owners = Owners(count: 1_000)
     var heap = TimerHeap()
     for name in 0..<1_000 {
-      heap.schedule(owners.id(name), at: Int64(name), fire: owners.fire(name))
+      heap.schedule(owners.owner(name), at: Int64(name), fire: owners.fire)
     }
     #expect(heap.entries.capacity >= 1_000)
-    var due: [TimerCallback] = []
-    heap.popDue(at: 10_000, into: &due)
-    #expect(due.count == 1_000)
+    #expect(owners.popDue(&heap, at: 10_000).count == 1_000)
     #expect(heap.count == 0)
     #expect(heap.entries.capacity <= TimerHeap.retainedCapacity)
   }

@@ -40,27 +40,31 @@
 
       var firings: Int { state.withLock { $0.fired.count } }
       var id: ObjectIdentifier { ObjectIdentifier(self) }
-      var fire: TimerCallback { { [self] in timerFired(onTimerThread: $0) } }
+      var owner: TimerOwner { TimerOwner(self) }
+      static let fire: TimerCallback = { target, onTimerThread in
+        (target as! Target).timerFired(onTimerThread: onTimerThread)
+      }
     }
 
     let service = try! #require(TimerService.shared)
 
     @Test func aDueTimer_firesOnce_onTheTimerThread() async {
       let target = Target()
-      service.schedule(target.id, at: LinuxContinuousClock.kernelNanoseconds(), fire: target.fire)
+      service.schedule(target.owner, at: LinuxContinuousClock.kernelNanoseconds(), fire: Target.fire)
       #expect(await target.firstFiring())
       #expect(service.deadline(of: target.id) == nil)
       // A second, later timer on another target fires after the first is gone,
       // so the first did not fire twice.
       let later = Target()
-      service.schedule(later.id, at: LinuxContinuousClock.kernelNanoseconds(), fire: later.fire)
+      service.schedule(later.owner, at: LinuxContinuousClock.kernelNanoseconds(), fire: Target.fire)
       _ = await later.firstFiring()
       #expect(target.firings == 1)
     }
 
     @Test func aCancelledTimer_isGone() {
       let target = Target()
-      service.schedule(target.id, at: LinuxContinuousClock.kernelNanoseconds() + 3_600_000_000_000, fire: target.fire)
+      service.schedule(
+        target.owner, at: LinuxContinuousClock.kernelNanoseconds() + 3_600_000_000_000, fire: Target.fire)
       #expect(service.deadline(of: target.id) != nil)
       service.cancel(target.id)
       #expect(service.deadline(of: target.id) == nil)
@@ -69,20 +73,21 @@
     @Test func movingATimerEarlier_wakesTheThreadForIt() async {
       let target = Target()
       // The thread sleeps for the hour-long deadline, then must wake for the new one.
-      service.schedule(target.id, at: LinuxContinuousClock.kernelNanoseconds() + 3_600_000_000_000, fire: target.fire)
-      service.schedule(target.id, at: LinuxContinuousClock.kernelNanoseconds(), fire: target.fire)
+      service.schedule(
+        target.owner, at: LinuxContinuousClock.kernelNanoseconds() + 3_600_000_000_000, fire: Target.fire)
+      service.schedule(target.owner, at: LinuxContinuousClock.kernelNanoseconds(), fire: Target.fire)
       #expect(await target.firstFiring())
       #expect(target.firings == 1)
     }
 
     @Test func aDeadlineOfNever_staysArmedAndDoesNotFire() async {
       let never = Target()
-      service.schedule(never.id, at: .max, fire: never.fire)
+      service.schedule(never.owner, at: .max, fire: Target.fire)
       #expect(service.deadline(of: never.id) == .max)
       // A timer due now: when it has fired, the thread has popped everything
       // due, so a "never" stored as anything at or before now would have fired too.
       let due = Target()
-      service.schedule(due.id, at: LinuxContinuousClock.kernelNanoseconds(), fire: due.fire)
+      service.schedule(due.owner, at: LinuxContinuousClock.kernelNanoseconds(), fire: Target.fire)
       _ = await due.firstFiring()
       #expect(never.firings == 0)
       #expect(service.deadline(of: never.id) == .max)

@@ -12,12 +12,12 @@ protocol DriverClock: AnyObject, Sendable {
   /// The time since the clock's epoch.
   var now: DriverInstant { get }
 
-  /// Arms or moves `owner`'s one timer: `fire` is called at `deadline` unless
-  /// ``unschedule(_:)`` or another `schedule` comes first. The timer fires
-  /// once; the owner schedules again if it still waits for something. The
-  /// clock keeps `fire` (and what it captures) until then. Safe to call
+  /// Arms or moves `owner`'s one timer: `fire` is called with the owner at
+  /// `deadline` unless ``unschedule(_:)`` or another `schedule` comes first.
+  /// The timer fires once; the owner schedules again if it still waits for
+  /// something. The clock keeps the owner alive until then. Safe to call
   /// under the owner's lock.
-  func schedule(_ owner: ObjectIdentifier, at deadline: DriverInstant, fire: @escaping TimerCallback)
+  func schedule(_ owner: TimerOwner, at deadline: DriverInstant, fire: @escaping TimerCallback)
 
   /// Disarms `owner`'s timer, if it is armed.
   func unschedule(_ owner: ObjectIdentifier)

@@ -10,13 +10,14 @@
 final class EpochClock<C: Clock>: DriverClock where C.Duration == Duration {
   let clock: C
   let epoch: C.Instant
-  /// The timer armed by ``schedule(_:at:fire:)``, and its callback, held
-  /// until it fires or is disarmed (a driver disarms it when it is released).
+  /// The timer armed by ``schedule(_:at:fire:)``, its owner and its callback,
+  /// held until it fires or is disarmed (a driver disarms it when it is
+  /// released).
   private struct Scheduled {
     /// Tells the armed timer from earlier ones, which may still fire.
     var generation: UInt64 = 0
     var timer: ArmedTimer?
-    var fire: TimerCallback?
+    var fire: (owner: TimerOwner, callback: TimerCallback)?
   }
 
   private let scheduled = LockedState(Scheduled())
@@ -30,15 +31,15 @@ final class EpochClock<C: Clock>: DriverClock where C.Duration == Duration {
     DriverInstant(nanoseconds: DriverDuration(epoch.duration(to: clock.now)).nanoseconds)
   }
 
-  func schedule(_ owner: ObjectIdentifier, at deadline: DriverInstant, fire: @escaping TimerCallback) {
+  func schedule(_ owner: TimerOwner, at deadline: DriverInstant, fire: @escaping TimerCallback) {
     // The callback is in place before the timer is armed, which may fire at once.
     let (generation, previous, replaced) = scheduled.withLock { scheduled in
       scheduled.generation &+= 1
-      defer { (scheduled.timer, scheduled.fire) = (nil, fire) }
+      defer { (scheduled.timer, scheduled.fire) = (nil, (owner, fire)) }
       return (scheduled.generation, scheduled.timer, scheduled.fire)
     }
     previous?.cancel()
-    _ = replaced  // Released here, outside the lock, like a disarmed callback.
+    _ = replaced  // Released here, outside the lock, like a disarmed owner.
     let timer = armTimer(at: deadline) { [self] in fireScheduled(generation) }
     let isStale = scheduled.withLock { scheduled in
       guard scheduled.generation == generation else { return true }  // Fired, moved or disarmed meanwhile.
@@ -49,26 +50,27 @@ final class EpochClock<C: Clock>: DriverClock where C.Duration == Duration {
   }
 
   func unschedule(_ owner: ObjectIdentifier) {
-    let (previous, callback) = scheduled.withLock { scheduled in
+    let (previous, fire) = scheduled.withLock { scheduled in
       scheduled.generation &+= 1
       defer { (scheduled.timer, scheduled.fire) = (nil, nil) }
       return (scheduled.timer, scheduled.fire)
     }
     previous?.cancel()
-    _ = callback  // Released here, outside the lock: it may hold the last reference to its driver.
+    _ = fire  // Released here, outside the lock: it may hold the last reference to its driver.
   }
 
   /// The timer of `generation` fired: call its callback, unless a newer
   /// `schedule` or an `unschedule` came first.
   private func fireScheduled(_ generation: UInt64) {
-    let callback = scheduled.withLock { scheduled -> TimerCallback? in
+    let fire = scheduled.withLock { scheduled -> (owner: TimerOwner, callback: TimerCallback)? in
       guard scheduled.generation == generation else { return nil }
       scheduled.generation &+= 1
       scheduled.timer = nil
       defer { scheduled.fire = nil }
       return scheduled.fire
     }
-    _ = callback?(false)  // Off the timer thread, a driver delivers in a task of its own.
+    guard let fire else { return }
+    _ = fire.callback(fire.owner.object, false)  // Off the timer thread, a driver delivers in a task of its own.
   }
 
   /// Arms a one-shot timer for `deadline`: on the clock itself for a manual

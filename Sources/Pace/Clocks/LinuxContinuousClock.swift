@@ -37,7 +37,7 @@
       DriverInstant(nanoseconds: Self.kernelNanoseconds() &- epochNanoseconds)
     }
 
-    func schedule(_ owner: ObjectIdentifier, at deadline: DriverInstant, fire: @escaping TimerCallback) {
+    func schedule(_ owner: TimerOwner, at deadline: DriverInstant, fire: @escaping TimerCallback) {
       // Saturating: a deadline of "never" stays never.
       let (kernelDeadline, overflow) = epochNanoseconds.addingReportingOverflow(deadline.nanoseconds)
       service.schedule(owner, at: overflow ? .max : kernelDeadline, fire: fire)

@@ -11,8 +11,8 @@
 struct TimerHeap {
   struct Entry {
     var deadline: Int64
-    /// The driver whose timer this is; its callback keeps it alive.
-    let owner: ObjectIdentifier
+    /// The driver whose timer this is, kept alive while it is armed.
+    var owner: TimerOwner
     var fire: TimerCallback
   }
 
@@ -35,39 +35,35 @@ struct TimerHeap {
   }
 
   /// Arms `owner`'s timer for `deadline`, or moves it there (with its new
-  /// callback) if it is armed. Returns the callback it replaced, so that the
-  /// caller can release it outside its lock.
+  /// callback) if it is armed; returns whether it was armed.
   @discardableResult
-  mutating func schedule(_ owner: ObjectIdentifier, at deadline: Int64, fire: @escaping TimerCallback) -> TimerCallback?
-  {
-    if let position = positions[owner] {
+  mutating func schedule(_ owner: TimerOwner, at deadline: Int64, fire: @escaping TimerCallback) -> Bool {
+    if let position = positions[owner.id] {
       let earlier = deadline < entries[position].deadline
       entries[position].deadline = deadline
-      let replaced = entries[position].fire
       entries[position].fire = fire
       if earlier { siftUp(from: position) } else { siftDown(from: position) }
-      return replaced
+      return true
     }
     entries.append(Entry(deadline: deadline, owner: owner, fire: fire))
-    positions[owner] = entries.count - 1
+    positions[owner.id] = entries.count - 1
     siftUp(from: entries.count - 1)
-    return nil
+    return false
   }
 
-  /// Disarms `owner`'s timer; returns its callback if it had one, so that the
-  /// caller can release it outside its lock.
+  /// Disarms `owner`'s timer; returns its entry if it had one, so that the
+  /// caller can release the owner outside its lock.
   @discardableResult
-  mutating func remove(_ owner: ObjectIdentifier) -> TimerCallback? {
+  mutating func remove(_ owner: ObjectIdentifier) -> Entry? {
     guard let position = positions.removeValue(forKey: owner) else { return nil }
-    return removeEntry(at: position).fire
+    return removeEntry(at: position)
   }
 
-  /// Moves the callbacks whose deadline is at or before `now` to `due`, earliest first.
-  mutating func popDue(at now: Int64, into due: inout [TimerCallback]) {
-    while let first = entries.first, first.deadline <= now {
-      positions[first.owner] = nil
-      due.append(removeEntry(at: 0).fire)
-    }
+  /// Takes out the earliest entry if its deadline is at or before `now`.
+  mutating func popFirst(dueAt now: Int64) -> Entry? {
+    guard let first = entries.first, first.deadline <= now else { return nil }
+    positions[first.owner.id] = nil
+    return removeEntry(at: 0)
   }
 
   /// Removes the entry at `position` (whose owner is already out of `positions`).
@@ -75,7 +71,7 @@ struct TimerHeap {
     let last = entries.count - 1
     if position != last {
       entries.swapAt(position, last)
-      positions[entries[position].owner] = position
+      positions[entries[position].owner.id] = position
     }
     let removed = entries.removeLast()
     if position < entries.count {
@@ -114,7 +110,7 @@ struct TimerHeap {
 
   private mutating func swapEntries(_ first: Int, _ second: Int) {
     entries.swapAt(first, second)
-    positions[entries[first].owner] = first
-    positions[entries[second].owner] = second
+    positions[entries[first].owner.id] = first
+    positions[entries[second].owner.id] = second
   }
 }

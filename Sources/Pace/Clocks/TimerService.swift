@@ -48,23 +48,20 @@
 
     /// Arms `owner`'s timer for `deadline` (nanoseconds of `CLOCK_BOOTTIME`),
     /// or moves it there. `fire` is kept until it is called or replaced.
-    func schedule(_ owner: ObjectIdentifier, at deadline: Int64, fire: @escaping TimerCallback) {
-      // A replaced callback is released here, outside the lock: it may hold the last reference to its driver.
-      let replaced = state.withLock { state in
-        let replaced = state.heap.schedule(owner, at: deadline, fire: fire)
+    func schedule(_ owner: TimerOwner, at deadline: Int64, fire: @escaping TimerCallback) {
+      state.withLock { state in
+        state.heap.schedule(owner, at: deadline, fire: fire)
         // Int64.max is "never": keep it in the heap, but no need to wake for it.
         if deadline < state.armedDeadline, deadline < .max {
           state.armedDeadline = deadline
           c_pace_timerfd_arm(timerDescriptor, deadline)
         }
-        return replaced
       }
-      _ = replaced
     }
 
     /// Disarms `owner`'s timer, if it is armed.
     func cancel(_ owner: ObjectIdentifier) {
-      // The callback is released here, outside the lock: it may hold the last reference to its driver.
+      // The owner is released here, outside the lock: this may be the last reference to it.
       let removed = state.withLock { $0.heap.remove(owner) }
       _ = removed
     }
@@ -111,8 +108,11 @@
 
     /// Waits for the `timerfd`, fires what is due, runs the deliveries that
     /// belong on this thread, and again.
+    ///
+    /// It takes the due timers out one at a time, and arms the `timerfd` for
+    /// the next only once they have all fired: what runs between the wake-up
+    /// and the first handler is kept short, since it runs on cold caches.
     private func loop(on thread: pthread_t) async {
-      var due: [TimerCallback] = []
       var expirations: UInt64 = 0
       while true {
         let count = read(timerDescriptor, &expirations, MemoryLayout<UInt64>.size)
@@ -122,20 +122,26 @@
           precondition(error == EINTR || error == EAGAIN, "Pace's timer thread cannot read its timerfd: errno \(error)")
         }
         let now = LinuxContinuousClock.kernelNanoseconds()
-        state.withLock { state in
-          state.heap.popDue(at: now, into: &due)
-          state.armedDeadline = .max
-          if let next = state.heap.earliestDeadline, next < .max {
-            state.armedDeadline = next
-            c_pace_timerfd_arm(timerDescriptor, next)
-          }
+        var isWakeUp = true
+        while let due = state.withLock({ takeDue(at: now, isWakeUp: isWakeUp, &$0) }) {
+          isWakeUp = false
+          if let delivery = due.fire(due.owner.object, true) { await delivery(due.owner.object) }
         }
-        for fire in due {
-          if let delivery = fire(true) { await delivery() }
-        }
-        due.removeAll(keepingCapacity: true)
         guard pthread_equal(pthread_self(), thread) != 0 else { return }
       }
+    }
+
+    /// The earliest timer due at `now`, taken out of the heap; or, once none
+    /// is left, `nil`, with the `timerfd` armed for the next.
+    private func takeDue(at now: Int64, isWakeUp: Bool, _ state: inout State) -> TimerHeap.Entry? {
+      // At a wake-up the timerfd has expired: a `schedule` from then on arms it again.
+      if isWakeUp { state.armedDeadline = .max }
+      if let due = state.heap.popFirst(dueAt: now) { return due }
+      if let next = state.heap.earliestDeadline, next < state.armedDeadline, next < .max {
+        state.armedDeadline = next
+        c_pace_timerfd_arm(timerDescriptor, next)
+      }
+      return nil
     }
   }
 #endif

@@ -103,14 +103,13 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
 
   // MARK: Timer
 
-  /// Arms (or moves) the timer for `deadline`. The callback holds the core
+  /// Arms (or moves) the timer for `deadline`. The clock holds the core
   /// until it fires or is disarmed; the pacer's `deinit` disarms it.
   @inlinable
   func armTimer(at deadline: DriverInstant, _ state: inout State) {
     state.isTimerArmed = true
-    let core = LockProtected(self)
-    state.clock.schedule(ObjectIdentifier(self), at: deadline) { onTimerThread in
-      core.storage.timerFired(onTimerThread: onTimerThread)
+    state.clock.schedule(TimerOwner(self), at: deadline) { core, onTimerThread in
+      unsafeDowncast(core, to: PacerCore.self).timerFired(onTimerThread: onTimerThread)
     }
   }
 
@@ -141,8 +140,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     guard let handler = delivery else { return nil }
     if onTimerThread, handler.isolation == nil {
       // The timer thread awaits it at once: the handler has no executor to hop to.
-      let core = LockProtected(self)
-      return { await core.storage.deliver(handler, isolation: nil) }
+      return { core in await unsafeDowncast(core, to: PacerCore.self).deliver(isolation: nil) }
     }
     startDelivery(handler)
     return nil
@@ -180,26 +178,27 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   /// Starts a task that drains the outbox on the handler's isolation. It
   /// holds the core until the outbox is empty or the pacer is released.
   @inlinable
-  func startDelivery(_ handler: @escaping State.Handler) {
+  func startDelivery(_ handler: State.Handler) {
     let core = LockProtected(self)
+    let isolation = handler.isolation
     Task {
-      await core.storage.deliver(handler, isolation: handler.isolation)
+      await core.storage.deliver(isolation: isolation)
     }
   }
 
   /// Drains the outbox on the handler's isolation, in order.
   @inlinable
-  func deliver(_ handler: State.Handler, isolation: isolated (any Actor)?) async {
+  func deliver(isolation: isolated (any Actor)?) async {
     while true {
-      let (value, waiters) = withLock { state -> (Value?, [CheckedContinuation<Void, Never>]) in
+      let (next, waiters) = withLock { state -> ((Value, State.Handler)?, [CheckedContinuation<Void, Never>]) in
         guard !state.isShutDown, !state.outbox.isEmpty else {
           state.isDelivering = false
           state.outbox.removeAll(keepingCapacity: true)
           return (nil, takeWaiters(&state))
         }
-        return (state.outbox.removeFirst(), [])
+        return ((state.outbox.removeFirst(), state.handler), [])
       }
-      guard let value else {
+      guard let (value, handler) = next else {
         for waiter in waiters { waiter.resume() }
         return
       }

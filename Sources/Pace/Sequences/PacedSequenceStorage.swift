@@ -249,8 +249,8 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
   private func armTimerIfNeeded(_ state: inout State) {
     guard !state.isTimerArmed, let deadline = state.machine.deadline else { return }
     state.isTimerArmed = true
-    clock.schedule(ObjectIdentifier(self), at: deadline) { [self] _ in
-      timerFired()
+    clock.schedule(TimerOwner(self), at: deadline) { storage, _ in
+      unsafeDowncast(storage, to: PacedSequenceStorage.self).timerFired()
       return nil
     }
   }

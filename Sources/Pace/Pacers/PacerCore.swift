@@ -28,7 +28,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   @usableFromInline typealias State = PacerState<Machine>
 
   static func make(
-    machine: Machine, clock: any DriverClock, handler: @escaping State.Handler
+    machine: Machine, clock: any DriverClock, handler: @escaping State.HandlerFunction
   ) -> PacerCore {
     make(State(machine: machine, clock: clock, handler: handler))
   }
@@ -202,7 +202,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
         for waiter in waiters { waiter.resume() }
         return
       }
-      await handler(value)
+      await handler.function(value)
     }
   }
 

@@ -11,7 +11,19 @@
 @usableFromInline
 struct PacerState<Machine: ControllableStateMachine> where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   @usableFromInline typealias Value = Machine.Value
-  @usableFromInline typealias Handler = @Sendable @isolated(any) (Value) -> Void
+  @usableFromInline typealias HandlerFunction = @Sendable @isolated(any) (Value) -> Void
+
+  /// The user's handler, in a struct so that it leaves the lock as it is:
+  /// a bare function returned through `withLock`'s generic result is
+  /// re-abstracted, which allocates a thunk on the way out of the lock and
+  /// another on the way back (four allocations per firing, before this).
+  @usableFromInline
+  struct Handler: Sendable {
+    @usableFromInline let function: HandlerFunction
+
+    /// The actor the handler runs on, or `nil` for none.
+    @inlinable var isolation: (any Actor)? { function.isolation }
+  }
 
   @usableFromInline var machine: Machine
   /// Whether the clock holds a timer for this pacer.
@@ -29,10 +41,10 @@ struct PacerState<Machine: ControllableStateMachine> where Machine.Instant == Dr
   /// Tasks waiting until everything emitted has been delivered.
   @usableFromInline var settledWaiters: [CheckedContinuation<Void, Never>] = []
 
-  init(machine: Machine, clock: any DriverClock, handler: @escaping Handler) {
+  init(machine: Machine, clock: any DriverClock, handler: @escaping HandlerFunction) {
     self.machine = machine
     self.clock = clock
-    self.handler = handler
+    self.handler = Handler(function: handler)
   }
 
   var isSettled: Bool { !isDelivering && outbox.isEmpty }

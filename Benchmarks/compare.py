@@ -18,9 +18,15 @@ def load(folder):
             continue
         name_and_metric = stem.split(marker, 1)[1]
         name, metric = name_and_metric.rsplit(".", 1)
-        if "_|_" not in name:
+        if "_|_" in name:
+            group, contender = (part.replace("_", " ") for part in name.split("_|_", 1))
+        elif "_|_" in metric:
+            # A benchmark that measures its contenders in turns: "<group>.<contender> | <metric>".
+            group = name.replace("_", " ")
+            contender, metric = metric.split("_|_", 1)
+            contender = contender.replace("_", " ")
+        else:
             continue
-        group, contender = (part.replace("_", " ") for part in name.split("_|_", 1))
         values = {}
         with open(path) as handle:
             header = next(handle)

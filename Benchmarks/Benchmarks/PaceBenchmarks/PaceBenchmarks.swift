@@ -163,37 +163,37 @@ let benchmarks: @Sendable () -> Void = {
 
   // MARK: Fire latency: how late the trailing call comes after its deadline
 
+  let latencyMetrics = LatencyProbe.contenders.map(LatencyProbe.lateMetric(of:))
   let latency = Benchmark.Configuration(
-    metrics: [lateMetric], timeUnits: .microseconds, units: [lateMetric: .count], warmupIterations: 0,
-    scalingFactor: .one, maxDuration: .seconds(60), maxIterations: 1)
+    metrics: latencyMetrics, timeUnits: .microseconds,
+    units: Dictionary(uniqueKeysWithValues: latencyMetrics.map { ($0, .count) }), warmupIterations: 0,
+    scalingFactor: .one, maxDuration: .seconds(120), maxIterations: 1)
 
-  Benchmark("fire latency | Pace Debouncer", configuration: latency) { benchmark in
-    await LatencyProbe.recordBursts(benchmark) { deadline, done in
-      let debouncer = try! Debouncer<Int>(for: LatencyProbe.interval) { if $0 == 1 { done() } }
-      deadline(ContinuousClock.now + LatencyProbe.interval)
-      debouncer.send(1)
-      return debouncer
-    }
-  }
-
-  Benchmark("fire latency | DispatchWorkItem", configuration: latency) { benchmark in
-    let queue = DispatchQueue(label: "peer.latency")
-    await LatencyProbe.recordBursts(benchmark) { deadline, done in
-      let debounce = WorkItemDebounce(milliseconds: LatencyProbe.milliseconds, queue: queue) { _ in done() }
-      deadline(ContinuousClock.now + LatencyProbe.interval)
-      debounce.run()
-      return debounce
-    }
-  }
-
-  Benchmark("fire latency | OpenCombine", configuration: latency) { benchmark in
-    let queue = DispatchQueue(label: "peer.latency")
-    await LatencyProbe.recordBursts(benchmark) { deadline, done in
-      let debounce = CombineDebounce(milliseconds: LatencyProbe.milliseconds, queue: queue) { _ in done() }
-      deadline(ContinuousClock.now + LatencyProbe.interval)
-      debounce.send(1)
-      return debounce
-    }
+  // The contenders take turns, burst by burst, so that each meets the same
+  // moments of this shared machine's noise (see `LatencyProbe.recordInTurns`).
+  Benchmark("fire latency", configuration: latency) { benchmark in
+    let workItemQueue = DispatchQueue(label: "peer.latency.work-item")
+    let combineQueue = DispatchQueue(label: "peer.latency.combine")
+    await LatencyProbe.recordInTurns(benchmark, [
+      "Pace Debouncer": { deadline, done in
+        let debouncer = try! Debouncer<Int>(for: LatencyProbe.interval) { if $0 == 1 { done() } }
+        deadline(ContinuousClock.now + LatencyProbe.interval)
+        debouncer.send(1)
+        return debouncer
+      },
+      "DispatchWorkItem": { deadline, done in
+        let debounce = WorkItemDebounce(milliseconds: LatencyProbe.milliseconds, queue: workItemQueue) { _ in done() }
+        deadline(ContinuousClock.now + LatencyProbe.interval)
+        debounce.run()
+        return debounce
+      },
+      "OpenCombine": { deadline, done in
+        let debounce = CombineDebounce(milliseconds: LatencyProbe.milliseconds, queue: combineQueue) { _ in done() }
+        deadline(ContinuousClock.now + LatencyProbe.interval)
+        debounce.send(1)
+        return debounce
+      },
+    ])
   }
 
   // MARK: After a burst of 1,000,000 sends, how late the one trailing call comes

@@ -8,31 +8,48 @@ import Dispatch
 
 /// Measures how late a trailing call comes after its theoretical deadline.
 enum LatencyProbe {
-  static let bursts = 200
+  /// Bursts per contender: the p99 is then the 5th worst, not the 2nd.
+  static let bursts = 500
   static let milliseconds = 20
   static let interval = Duration.milliseconds(milliseconds)
 
-  /// Records how late the call is over `bursts` bursts, after one burst that
-  /// is not recorded: a process's first timer also pays for starting its
-  /// timer thread (Pace's, or Dispatch's manager) and binding its symbols.
-  /// In a scratch probe the first burst came 378-493 µs late for Pace and
-  /// 214-305 µs for `asyncAfter`, against a p50 of 133-156 µs for the rest.
-  /// The figures are about the steady state; every contender gets the same.
-  static func recordBursts(
-    _ benchmark: Benchmark,
-    _ start: (_ deadline: (ContinuousClock.Instant) -> Void, _ done: @escaping @Sendable () -> Void) -> AnyObject
-  ) async {
-    _ = await measureOnce(start)
-    for _ in 0..<bursts {
-      benchmark.measurement(lateMetric, await measureOnce(start))
+  /// The contenders of the fire latency benchmark, in the order of its first turn.
+  static let contenders = ["Pace Debouncer", "DispatchWorkItem", "OpenCombine"]
+
+  /// The metric of `contender`'s lateness; `compare` reads "<contender> | late (µs)".
+  static func lateMetric(of contender: String) -> BenchmarkMetric {
+    .custom("\(contender) | late (µs)", polarity: .prefersSmaller, useScalingFactor: false)
+  }
+
+  /// Starts one burst of a contender; see ``measureOnce(_:)``.
+  typealias Start = (_ deadline: (ContinuousClock.Instant) -> Void, _ done: @escaping @Sendable () -> Void) -> AnyObject
+
+  /// Records how late each contender's call is over `bursts` bursts each,
+  /// the contenders taking turns: one burst each per round, starting with the
+  /// next contender every round. Run one after the other, each would meet
+  /// its own few seconds of this shared machine: back to back, the same
+  /// mechanism's p50 differed by up to 2× in a scratch probe. In turns,
+  /// a noisy moment falls on all of them alike.
+  ///
+  /// Each contender's first burst is not recorded: a process's first timer
+  /// also pays for starting its timer thread (Pace's, or Dispatch's manager)
+  /// and binding its symbols. In a scratch probe the first burst came
+  /// 378-493 µs late for Pace and 214-305 µs for `asyncAfter`, against a p50
+  /// of 133-156 µs for the rest.
+  static func recordInTurns(_ benchmark: Benchmark, _ starts: [String: Start]) async {
+    precondition(Set(starts.keys) == Set(contenders), "one start per contender")
+    for contender in contenders { _ = await measureOnce(starts[contender]!) }
+    for round in 0..<bursts {
+      for turn in 0..<contenders.count {
+        let contender = contenders[(round + turn) % contenders.count]
+        benchmark.measurement(lateMetric(of: contender), await measureOnce(starts[contender]!))
+      }
     }
   }
 
   /// Runs one burst: `start` records the deadline, sends, and returns the
   /// pacer (kept alive until the call); returns how late the call was, in µs.
-  static func measureOnce(
-    _ start: (_ deadline: (ContinuousClock.Instant) -> Void, _ done: @escaping @Sendable () -> Void) -> AnyObject
-  ) async -> Int {
+  static func measureOnce(_ start: Start) async -> Int {
     let arrived = Arrival()
     var deadline = ContinuousClock.now
     let pacer = start({ deadline = $0 }, { arrived.signal() })

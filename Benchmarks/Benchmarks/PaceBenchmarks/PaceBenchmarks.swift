@@ -79,6 +79,34 @@ let benchmarks: @Sendable () -> Void = {
     benchmark.stopMeasurement()
   }
 
+  // MARK: A whole burst: one send, the timer fires, the handler runs; 1 ms interval
+
+  // Allocations only (see `BurstProbe`): the time is the interval.
+  let burst = Benchmark.Configuration(
+    metrics: [.mallocCountTotal], warmupIterations: 5, scalingFactor: .one, maxDuration: .seconds(2),
+    maxIterations: 300)
+
+  Benchmark("debounce burst | Pace Debouncer", configuration: burst) { benchmark in
+    try BurstProbe.countAllocations(benchmark) { called in
+      let debouncer = try Debouncer<Int>(for: .milliseconds(1)) { _ in called.signal() }
+      return { debouncer.send(1) }
+    }
+  }
+
+  Benchmark("debounce burst | DispatchWorkItem", configuration: burst) { benchmark in
+    BurstProbe.countAllocations(benchmark) { called in
+      let debounce = WorkItemDebounce(milliseconds: 1, queue: DispatchQueue(label: "peer.burst")) { _ in called.signal() }
+      return { debounce.run() }
+    }
+  }
+
+  Benchmark("debounce burst | OpenCombine", configuration: burst) { benchmark in
+    BurstProbe.countAllocations(benchmark) { called in
+      let debounce = CombineDebounce(milliseconds: 1, queue: DispatchQueue(label: "peer.burst")) { _ in called.signal() }
+      return { debounce.send(1) }
+    }
+  }
+
   // MARK: The policies alone: the floor (no clock, no lock)
 
   Benchmark("policy | DebounceStateMachine, 64-bit instant", configuration: send) { benchmark in

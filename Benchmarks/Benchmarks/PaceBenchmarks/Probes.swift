@@ -103,6 +103,31 @@ enum LatencyProbe {
   }
 }
 
+/// Counts what a whole burst allocates: one send, the timer firing, the
+/// handler running.
+enum BurstProbe {
+  /// `make` builds a contender whose handler signals `called`, and returns
+  /// its send. Each iteration sends once and waits for the handler. The
+  /// wait is a semaphore: unlike awaiting a continuation, it allocates
+  /// nothing, so the count is the contender's own, on every thread (its
+  /// timer's too). The first burst is not measured: it sizes the
+  /// contender's buffers.
+  static func countAllocations(
+    _ benchmark: Benchmark, _ make: (_ called: DispatchSemaphore) throws -> () -> Void
+  ) rethrows {
+    let called = DispatchSemaphore(value: 0)
+    let send = try make(called)
+    send()
+    called.wait()
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations {
+      send()
+      called.wait()
+    }
+    benchmark.stopMeasurement()
+  }
+}
+
 /// Holds `count` objects across the end of a measurement, so that the
 /// benchmark's "memory leaked (bytes)" is the memory they hold.
 enum MemoryProbe {

@@ -31,52 +31,34 @@ let benchmarks: @Sendable () -> Void = {
 
   Benchmark("debounce send | Pace Debouncer", configuration: send) { benchmark in
     let debouncer = try Debouncer<Int>(for: .milliseconds(50)) { blackHole($0) }
-    debouncer.send(-1)  // Arms the timer: what follows is the steady state.
-    benchmark.startMeasurement()
-    for value in benchmark.scaledIterations { debouncer.send(value) }
-    benchmark.stopMeasurement()
+    SendProbe.measure(benchmark) { debouncer.send($0) }
   }
 
   Benchmark("debounce send | DispatchWorkItem", configuration: send) { benchmark in
     let debounce = WorkItemDebounce(milliseconds: 50, queue: DispatchQueue(label: "peer.debounce")) { blackHole($0) }
-    debounce.run()
-    benchmark.startMeasurement()
-    for _ in benchmark.scaledIterations { debounce.run() }
-    benchmark.stopMeasurement()
+    SendProbe.measure(benchmark) { _ in debounce.run() }  // The article's pattern passes no value.
   }
 
   Benchmark("debounce send | OpenCombine", configuration: send) { benchmark in
     let debounce = CombineDebounce(milliseconds: 50, queue: DispatchQueue(label: "peer.combine")) { blackHole($0) }
-    debounce.send(-1)
-    benchmark.startMeasurement()
-    for value in benchmark.scaledIterations { debounce.send(value) }
-    benchmark.stopMeasurement()
+    SendProbe.measure(benchmark) { debounce.send($0) }
   }
 
   // MARK: Closure throttle: send, 50 ms interval
 
   Benchmark("throttle send | Pace Throttler", configuration: send) { benchmark in
     let throttler = try Throttler<Int>(for: .milliseconds(50)) { blackHole($0) }
-    throttler.send(-1)
-    benchmark.startMeasurement()
-    for value in benchmark.scaledIterations { throttler.send(value) }
-    benchmark.stopMeasurement()
+    SendProbe.measure(benchmark) { throttler.send($0) }
   }
 
   Benchmark("throttle send | DispatchWorkItem", configuration: send) { benchmark in
     let throttle = WorkItemThrottle(milliseconds: 50, queue: DispatchQueue(label: "peer.throttle")) { blackHole($0) }
-    throttle.run()
-    benchmark.startMeasurement()
-    for _ in benchmark.scaledIterations { throttle.run() }
-    benchmark.stopMeasurement()
+    SendProbe.measure(benchmark) { _ in throttle.run() }
   }
 
   Benchmark("throttle send | OpenCombine", configuration: send) { benchmark in
     let throttle = CombineThrottle(milliseconds: 50, queue: DispatchQueue(label: "peer.combine")) { blackHole($0) }
-    throttle.send(-1)
-    benchmark.startMeasurement()
-    for value in benchmark.scaledIterations { throttle.send(value) }
-    benchmark.stopMeasurement()
+    SendProbe.measure(benchmark) { throttle.send($0) }
   }
 
   // MARK: A whole burst: one send, the timer fires, the handler runs; 1 ms interval

@@ -28,7 +28,7 @@ enum LatencyProbe {
   /// the contenders taking turns: one burst each per round, starting with the
   /// next contender every round. Run one after the other, each would meet
   /// its own few seconds of this shared machine: back to back, the same
-  /// mechanism's p50 differed by up to 2× in a scratch probe. In turns,
+  /// mechanism's p50 differed by up to 2.4× in a scratch probe. In turns,
   /// a noisy moment falls on all of them alike.
   ///
   /// Each contender's first burst is not recorded: a process's first timer
@@ -100,6 +100,20 @@ enum LatencyProbe {
         if let arrived { continuation.resume(returning: arrived) }
       }
     }
+  }
+}
+
+/// Measures `send` in steady state.
+enum SendProbe {
+  /// Sends once unmeasured (a debounce arms its timer, a throttle opens its
+  /// window: what follows is the steady state), then once per iteration.
+  /// Inlined, so that the loop calls the contender's `send` directly.
+  @inline(__always)
+  static func measure(_ benchmark: Benchmark, _ send: (Int) -> Void) {
+    send(-1)
+    benchmark.startMeasurement()
+    for value in benchmark.scaledIterations { send(value) }
+    benchmark.stopMeasurement()
   }
 }
 

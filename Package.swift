@@ -24,7 +24,8 @@ let package = Package(
   targets: [
     // The timing contract (policies) and the drivers that run it. Toolchain only.
     .target(name: "Pace", dependencies: ["CPaceLinux"]),
-    // The Linux calls Swift's Glibc module leaves out (timerfd), for Pace's timer thread.
+    // On Linux: the timerfd calls Swift's Glibc module leaves out, for Pace's timer thread,
+    // and the futex lock behind LockedState and the pacers.
     .target(name: "CPaceLinux"),
     // Marble diagrams: parse, render, run policies in virtual frames. No test
     // framework, so the command-line tool can link it.

@@ -3,8 +3,10 @@
 // Licensed under Apache License v2.0. See LICENSE.txt for license information.
 //===----------------------------------------------------------------------===//
 
-// The few Linux calls Pace's timer thread needs that Swift's Glibc module does
-// not import (<sys/timerfd.h>, and `pthread_setname_np`, which needs _GNU_SOURCE). Empty on other systems.
+// What Pace needs on Linux that Swift's Glibc module does not import: the
+// timer thread's calls (<sys/timerfd.h>, and `pthread_setname_np`, which needs
+// _GNU_SOURCE), and the futex lock behind `LockedState` and the pacers.
+// Empty on other systems.
 
 #ifndef C_PACE_LINUX_H
 #define C_PACE_LINUX_H

@@ -6,6 +6,9 @@
 
 import PackageDescription
 
+// A package that depends on Pace fetches nothing else: the command-line tool
+// (`CLI/`), the consumer examples (`Examples/`) and the benchmarks
+// (`Benchmarks/`) are packages of their own, with their own dependencies.
 let package = Package(
   name: "Pace",
   // `Synchronization.Mutex` (used by the drivers) needs these releases; `Clock`
@@ -14,12 +17,8 @@ let package = Package(
   products: [
     .library(name: "Pace", targets: ["Pace"]),
     .library(name: "PaceTesting", targets: ["PaceTesting"]),
-    .executable(name: "pace", targets: ["pace"]),
-  ],
-  dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-    // Tests only: checks that Pace's operators and AsyncAlgorithms' coexist in one file.
-    .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
+    // The marble engine without Swift Testing, for tools (the `pace` command line).
+    .library(name: "PaceMarbles", targets: ["PaceMarbles"]),
   ],
   targets: [
     // The timing contract (policies) and the drivers that run it. Toolchain only.
@@ -27,28 +26,14 @@ let package = Package(
     // On Linux: the timerfd calls Swift's Glibc module leaves out, for Pace's timer thread,
     // and the futex lock behind LockedState and the pacers.
     .target(name: "CPaceLinux"),
-    // Marble diagrams: parse, render, run policies in virtual frames. No test
-    // framework, so the command-line tool can link it.
+    // Marble diagrams: parse, render, run policies, pacers and sequences in
+    // virtual frames. No test framework, so a command-line tool can link it.
     .target(name: "PaceMarbles", dependencies: ["Pace"]),
     // What users import in their tests: PaceMarbles plus Swift Testing assertions.
     .target(name: "PaceTesting", dependencies: ["Pace", "PaceMarbles"]),
-    .executableTarget(
-      name: "pace",
-      dependencies: [
-        "Pace", "PaceMarbles",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ]
-    ),
-    .testTarget(
-      name: "PaceTests",
-      dependencies: [
-        "Pace", "PaceTesting",
-        .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
-      ]
-    ),
+    .testTarget(name: "PaceTests", dependencies: ["Pace", "PaceTesting"]),
     .testTarget(name: "PaceMarblesTests", dependencies: ["Pace", "PaceMarbles"]),
     .testTarget(name: "PaceTestingTests", dependencies: ["Pace", "PaceTesting"]),
-    .testTarget(name: "paceTests", dependencies: ["pace", "Pace", "PaceMarbles"]),
   ]
 )
 

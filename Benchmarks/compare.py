@@ -58,8 +58,14 @@ def gate(results):
     """CI's quick pass: a send in steady state, and a whole debounce burst (send,
     firing, delivery), allocate nothing, in any sample."""
     failed = False
+    # A default burst runs its handler in a task, which allocates; the figure is
+    # reported, not gated. The inline opt-in must still allocate nothing.
+    default_burst = results.get(("debounce burst", "Pace Debouncer"), {}).get("mallocCountTotal")
+    if default_burst is not None:
+        print(f"gate: debounce burst | Pace Debouncer (default, handler in a task) allocates "
+              f"{default_burst[50]:g} times per iteration at p50 (reported, not gated)")
     for group, contender in [("debounce send", "Pace Debouncer"), ("throttle send", "Pace Throttler"),
-                             ("debounce burst", "Pace Debouncer")]:
+                             ("debounce burst", "Pace Debouncer inline")]:
         mallocs = results.get((group, contender), {}).get("mallocCountTotal")
         if mallocs is None:
             print(f"gate: no malloc count for {contender}", file=sys.stderr)
@@ -163,16 +169,19 @@ def main():
               f"{peer / pace:.2f}× ({fmt(pace, ' ns')} vs {fmt(peer, ' ns')} per element)")
 
     metric = "late_(µs)"
-    pace50 = p("fire latency", "Pace Debouncer", metric)
-    pace99 = p("fire latency", "Pace Debouncer", metric, 99)
     peers = [c for g, c in results if g == "fire latency" and not c.startswith("Pace")]
-    if pace50 is not None:
-        check("fire latency: Pace p50 ≤ 150 µs", pace50 <= 150, f"p50 {fmt(pace50, ' µs')}")
-    if pace50 is not None and peers:
-        best50 = min(p("fire latency", c, metric) for c in peers)
-        best99 = min(p("fire latency", c, metric, 99) for c in peers)
-        check("fire latency: Pace p50 and p99 no worse than the best peer", pace50 <= best50 and pace99 <= best99,
-              f"Pace {fmt(pace50)}/{fmt(pace99)} µs, best peer {fmt(best50)}/{fmt(best99)} µs")
+    for name, label in [("Pace Debouncer", "Pace (default: handler in a task)"),
+                        ("Pace Debouncer inline", "Pace inline (handler on the timer thread)")]:
+        pace50 = p("fire latency", name, metric)
+        pace99 = p("fire latency", name, metric, 99)
+        if pace50 is not None:
+            check(f"fire latency: {label} p50 ≤ 150 µs", pace50 <= 150, f"p50 {fmt(pace50, ' µs')}")
+        if pace50 is not None and peers:
+            best50 = min(p("fire latency", c, metric) for c in peers)
+            best99 = min(p("fire latency", c, metric, 99) for c in peers)
+            check(f"fire latency: {label} p50 and p99 no worse than the best peer",
+                  pace50 <= best50 and pace99 <= best99,
+                  f"Pace {fmt(pace50)}/{fmt(pace99)} µs, best peer {fmt(best50)}/{fmt(best99)} µs")
     late = p("late after 1M sends", "Pace Debouncer", metric, 100)
     if late is not None:
         check("after 1,000,000 sends: the trailing call within 1 ms of its deadline", late <= 1_000,

@@ -3,66 +3,40 @@
 // Licensed under Apache License v2.0. See LICENSE.txt for license information.
 //===----------------------------------------------------------------------===//
 
-@_spi(Testing) public import Pace
-
-/// What the marble runner needs of a closure pacer.
-protocol MarbleDrivablePacer: AnyObject, Sendable {
-  func send(_ value: String)
-  func cancel()
-  func finish()
-  var isFinished: Bool { get }
-  func _waitUntilDelivered() async
-}
-
-extension Debouncer: MarbleDrivablePacer where Value == String {}
-extension Throttler: MarbleDrivablePacer where Value == String {}
+public import Pace
 
 extension MarbleDiagram {
-  /// Runs this diagram through a debouncer on `clock`, frame by frame, and
+  /// Runs this diagram through a closure pacer on `clock`, frame by frame, and
   /// returns what its handler received.
   ///
-  /// Values are sent with `send`; `|` calls `finish()` and appears in the
-  /// output once the debouncer has delivered everything; `^` calls `cancel()`
-  /// and ends the output. Within a frame, inputs come first, then the timers
-  /// due, then the run waits until the handler has received what they emitted.
+  /// Values are sent with `send`; `|` calls `finish()`, `^` fails the input
+  /// (the policy's failure rule applies). The pacer's end appears in the
+  /// output once it has delivered everything before it. Within a frame, inputs come first, then the timers
+  /// due, then the run waits until the handler has received what they emitted
+  /// (``VirtualClock/settle()``).
   ///
   ///     let output = try await MarbleDiagram(parsing: "abcd----e---f-g-|").run(on: VirtualClock()) {
-  ///       try Debouncer(for: .frames(3), clock: $0, handler: $1)
+  ///       Debouncer(for: .frames(3), clock: $0, handler: $1)
   ///     }
   ///     output.description  // "------d----e----[g|]"
   ///
   /// - Parameters:
-  ///   - clock: The virtual clock the debouncer runs on; it starts at frame 0.
-  ///   - makeDebouncer: Creates the debouncer from the clock and the handler to pass it.
-  public func run(
+  ///   - clock: The virtual clock the pacer runs on; it starts at frame 0.
+  ///   - makePacer: Creates the pacer from the clock and the handler to pass it.
+  public func run<Machine>(
     on clock: VirtualClock,
-    through makeDebouncer: (VirtualClock, @escaping @Sendable (String) -> Void) throws -> Debouncer<String>
-  ) async rethrows -> MarbleDiagram {
+    through makePacer: (VirtualClock, @escaping @Sendable (String) -> Void) throws -> Pacer<Machine>
+  ) async rethrows -> MarbleDiagram where Machine.Value == String {
     let recorder = MarbleRecorder(clock: clock)
-    let debouncer = try makeDebouncer(clock, recorder.record)
-    return await drive(debouncer, on: clock, recorder: recorder)
-  }
-
-  /// Runs this diagram through a throttler on `clock`, frame by frame, and
-  /// returns what its handler received; see ``run(on:through:)-(_,(VirtualClock,(String)->Void)->Debouncer<String>)``.
-  ///
-  /// - Parameters:
-  ///   - clock: The virtual clock the throttler runs on; it starts at frame 0.
-  ///   - makeThrottler: Creates the throttler from the clock and the handler to pass it.
-  public func run(
-    on clock: VirtualClock,
-    through makeThrottler: (VirtualClock, @escaping @Sendable (String) -> Void) throws -> Throttler<String>
-  ) async rethrows -> MarbleDiagram {
-    let recorder = MarbleRecorder(clock: clock)
-    let throttler = try makeThrottler(clock, recorder.record)
-    return await drive(throttler, on: clock, recorder: recorder)
-  }
-
-  private func drive(
-    _ pacer: some MarbleDrivablePacer, on clock: VirtualClock, recorder: MarbleRecorder
-  ) async -> MarbleDiagram {
+    let pacer = try makePacer(clock, recorder.record)
     var walk = MarbleFrameWalk(self)
+    // What the policy emits as the input starts (`take 0` finishes) is recorded at frame 0.
+    await clock.settle()
     var ended = false
+    if let end = pacer.termination {
+      recorder.record(end, at: 0)
+      ended = true
+    }
     while !ended, let frame = walk.nextFrame(timer: clock.nextDeadline?.frame) {
       clock.jump(to: .frame(frame))
       for event in walk.takeEvents(at: frame) where !ended {
@@ -72,18 +46,13 @@ extension MarbleDiagram {
         case .finish:
           pacer.finish()
         case .failure:
-          // What was emitted before the failure is delivered; what is pending is dropped.
-          await pacer._waitUntilDelivered()
-          pacer.cancel()
-          recorder.record(.failure, at: frame)
-          ended = true
+          pacer.fail()
         }
       }
-      guard !ended else { break }
       clock.fireDueTimers()
-      await pacer._waitUntilDelivered()
-      if pacer.isFinished {
-        recorder.record(.finish, at: frame)
+      await clock.settle()
+      if let end = pacer.termination {
+        recorder.record(end, at: frame)
         ended = true
       }
     }

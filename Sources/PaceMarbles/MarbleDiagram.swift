@@ -3,6 +3,8 @@
 // Licensed under Apache License v2.0. See LICENSE.txt for license information.
 //===----------------------------------------------------------------------===//
 
+import Pace
+
 /// A marble diagram: events placed on numbered frames.
 ///
 /// The notation is the package's timing contract (`MARBLES.md`):
@@ -98,7 +100,7 @@ public struct MarbleDiagram: Hashable, Sendable, CustomStringConvertible {
       let frame = entries[index].frame
       var end = index
       while end < entries.endIndex, entries[end].frame == frame { end += 1 }
-      let group = entries[index..<end].map(\.event.description)
+      let group = entries[index..<end].map(\.event.notation)
       tokens[frame] = group.count == 1 ? group[0] : "[" + group.joined() + "]"
       index = end
     }

@@ -3,25 +3,17 @@
 // Licensed under Apache License v2.0. See LICENSE.txt for license information.
 //===----------------------------------------------------------------------===//
 
+public import Pace
+
 /// One event of a marble diagram: a value, the finish `|` or the failure `^`.
-public enum MarbleEvent: Hashable, Sendable, CustomStringConvertible {
-  /// A value, written as one character or as `'several characters'`.
-  case value(String)
-  /// The sequence finishes: `|`.
-  case finish
-  /// The sequence fails: `^`.
-  case failure
+/// It is the package's one event vocabulary, ``PacingEvent``, on strings.
+public typealias MarbleEvent = PacingEvent<String>
 
-  /// Whether this event ends the sequence.
-  public var isTerminal: Bool {
-    switch self {
-    case .finish, .failure: true
-    case .value: false
-    }
-  }
-
-  /// The event as it is written in a diagram.
-  public var description: String {
+extension PacingEvent where Value == String {
+  /// The event as it is written in a diagram: `a`, `'foo'`, `|` or `^`.
+  ///
+  ///     MarbleEvent.value("foo").notation  // "'foo'"
+  public var notation: String {
     switch self {
     case .finish: return "|"
     case .failure: return "^"

@@ -3,6 +3,8 @@
 // Licensed under Apache License v2.0. See LICENSE.txt for license information.
 //===----------------------------------------------------------------------===//
 
+import Pace
+
 /// Walks a run frame by frame: the next frame is the earlier of the next input
 /// and the next timer, and every frame is visited at most once.
 ///

@@ -3,6 +3,8 @@
 // Licensed under Apache License v2.0. See LICENSE.txt for license information.
 //===----------------------------------------------------------------------===//
 
+import Pace
+
 /// Why a marble diagram could not be read, and where.
 ///
 ///     do { _ = try MarbleDiagram(parsing: "a[bc") }

@@ -3,6 +3,8 @@
 // Licensed under Apache License v2.0. See LICENSE.txt for license information.
 //===----------------------------------------------------------------------===//
 
+import Pace
+
 /// Reads the notation of ``MarbleDiagram`` character by character.
 struct MarbleParser {
   private let characters: [Character]
@@ -100,7 +102,7 @@ struct MarbleParser {
   private mutating func add(_ event: MarbleEvent, column: Int) throws(MarbleParseError) {
     if let terminationColumn {
       throw MarbleParseError(
-        column: column, reason: "'\(event)' after the end of the sequence at column \(terminationColumn)")
+        column: column, reason: "'\(event.notation)' after the end of the sequence at column \(terminationColumn)")
     }
     if event.isTerminal { terminationColumn = column }
     entries.append(MarbleDiagram.Entry(frame: frame, event: event))

@@ -3,7 +3,7 @@
 // Licensed under Apache License v2.0. See LICENSE.txt for license information.
 //===----------------------------------------------------------------------===//
 
-@_spi(Testing) public import Pace
+public import Pace
 
 /// A clock whose time passes only when you advance it.
 ///
@@ -14,17 +14,20 @@
 /// deadline. Nothing depends on real time or on how often tasks yield, so a
 /// test that passes once passes every time.
 ///
+/// A pacer's handler runs in a task, like on a real clock; ``settle()`` waits
+/// until every pacer on the clock has handed what it emitted to its handler:
+///
 /// ```swift
 /// let clock = VirtualClock()
-/// let values = LockedState<[String]>([])
-/// let debouncer = try Debouncer<String>(for: .frames(3), clock: clock) { value in
-///   values.withLock { $0.append(value) }
+/// let received = Mutex<[String]>([])
+/// let debouncer = Debouncer<String>(for: .frames(3), clock: clock) { value in
+///   received.withLock { $0.append(value) }
 /// }
 /// debouncer.send("a")
-/// clock.advance(to: .frame(3))                    // the timer fires
-/// await debouncer._waitUntilDelivered()           // the handler has run
+/// clock.advance(to: .frame(3))                   // the timer fires…
+/// await clock.settle()                           // …and the handler has run
 /// ```
-public final class VirtualClock: Clock, _ManualTimerClock, Sendable {
+public final class VirtualClock: Clock, ManualTimerClock, Sendable {
   public typealias Instant = VirtualInstant
   public typealias Duration = Swift.Duration
 
@@ -49,6 +52,10 @@ public final class VirtualClock: Clock, _ManualTimerClock, Sendable {
     var cancelledSleepers: Set<UInt64> = []
     /// Tasks waiting until this many driver timers are armed.
     var timerWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    /// Deliveries that drivers on this clock have started and not finished.
+    var deliveries = 0
+    /// Tasks waiting until no delivery runs.
+    var settleWaiters: [CheckedContinuation<Void, Never>] = []
   }
 
   private let state: LockedState<State>
@@ -173,8 +180,26 @@ public final class VirtualClock: Clock, _ManualTimerClock, Sendable {
     }
   }
 
-  /// Not API: how drivers arm a timer on this clock.
-  public func _scheduleTimer(at deadline: VirtualInstant, _ action: @escaping @Sendable () -> Void) -> UInt64 {
+  /// Returns once every delivery that pacers on this clock have started has
+  /// finished: every value their policies emitted so far has been handed to
+  /// their handlers (and what those handlers sent in turn, too).
+  ///
+  ///     debouncer.send("a")
+  ///     clock.advance(to: .frame(3))
+  ///     await clock.settle()      // the handler has run with "a"
+  public func settle() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let settled = state.withLock { state in
+        guard state.deliveries > 0 else { return true }
+        state.settleWaiters.append(continuation)
+        return false
+      }
+      if settled { continuation.resume() }
+    }
+  }
+
+  /// How drivers arm a timer on this clock; not API.
+  package func scheduleTimer(at deadline: VirtualInstant, _ action: @escaping @Sendable () -> Void) -> UInt64 {
     let (id, ready) = state.withLock { state in
       state.nextID += 1
       state.timers.append(Timer(deadline: deadline, id: state.nextID, action: action))
@@ -187,10 +212,27 @@ public final class VirtualClock: Clock, _ManualTimerClock, Sendable {
     return id
   }
 
-  /// Not API: how drivers cancel a timer on this clock.
-  public func _cancelTimer(_ token: UInt64) {
-    state.withLock { state in
-      state.timers.removeAll { $0.id == token }
+  /// How drivers cancel a timer on this clock; not API.
+  package func cancelTimer(_ token: UInt64) {
+    let removed = state.withLock { state in
+      state.timers.firstIndex { $0.id == token }.map { state.timers.remove(at: $0) }
     }
+    _ = removed  // Its action is released here, outside the lock: it may hold the last reference to its driver.
+  }
+
+  /// A driver started a delivery; ``settle()`` waits for it. Not API.
+  package func deliveryStarted() {
+    state.withLock { $0.deliveries += 1 }
+  }
+
+  /// A delivery is done. Not API.
+  package func deliveryFinished() {
+    let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+      state.deliveries -= 1
+      guard state.deliveries == 0 else { return [] }
+      defer { state.settleWaiters = [] }
+      return state.settleWaiters
+    }
+    for waiter in waiters { waiter.resume() }
   }
 }

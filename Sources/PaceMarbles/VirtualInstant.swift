@@ -3,6 +3,8 @@
 // Licensed under Apache License v2.0. See LICENSE.txt for license information.
 //===----------------------------------------------------------------------===//
 
+public import Pace
+
 /// An instant of virtual time, counted from the start of a marble run.
 ///
 /// One frame of a marble diagram lasts ``Swift/Duration/frames(_:)```(1)`, which
@@ -55,5 +57,15 @@ extension Duration {
   ///     try DebounceStateMachine<String, VirtualInstant>(interval: .frames(3))
   public static func frames(_ count: Int) -> Duration {
     .seconds(count)
+  }
+}
+
+extension PacingDurationFormat {
+  /// Whole numbers of marble frames: `3` is ``Swift/Duration/frames(_:)``(3).
+  ///
+  ///     let stages = try PacingStage<String>.parse(["debounce", "3"], durations: .frames)
+  public static let frames = PacingDurationFormat(description: "in frames (a whole number such as 3)") { word in
+    guard word.allSatisfy(\.isASCII), let frames = Int(word), frames >= 0 else { return nil }
+    return .frames(frames)
   }
 }

@@ -11,10 +11,10 @@ public import Testing
 /// On a mismatch it records an issue that shows the three diagrams one above
 /// the other, frame aligned, and points at the first frame that differs:
 ///
-///     @Test func searchFieldDebounce() throws {
+///     @Test func searchFieldDebounce() {
 ///       expectMarbles(
 ///         "abcd----e---f-g-|",
-///         through: try DebounceStateMachine(interval: .frames(3)),
+///         through: DebounceStateMachine(interval: .frames(3)),
 ///         produce: "------d----e----[g|]")
 ///     }
 ///
@@ -35,28 +35,40 @@ public import Testing
 @discardableResult
 public func expectMarbles(
   _ input: String,
-  through stages: any PacingStateMachine<String, VirtualInstant>...,
+  through stages: any PacingStateMachine<String, VirtualInstant> & Sendable...,
   produce expected: String,
   sourceLocation: SourceLocation = #_sourceLocation
 ) -> MarbleDiagram? {
-  expectMarbles(input, through: PacingPipeline(stages), produce: expected, sourceLocation: sourceLocation)
+  expectMarbles(input, machine: PacingPipeline(stages), produce: expected, sourceLocation: sourceLocation)
 }
 
-/// Checks that `input`, run through `pipeline` in virtual frames, produces
-/// `expected`; see ``expectMarbles(_:through:produce:sourceLocation:)-(_,PacingStateMachine<String,VirtualInstant>...,_,_)``.
+/// Checks that `input`, run through `machine` (a policy, or a
+/// ``PacingPipeline`` of stages) in virtual frames, produces `expected`; see
+/// ``expectMarbles(_:through:produce:sourceLocation:)-(_,PacingStateMachine<String,VirtualInstant>&Sendable...,_,_)``.
+///
+///     expectMarbles("aab-b|", through: PacingPipeline(stages: [.distinct(), .debounce(for: .frames(1))]), produce: "-a-b-|")
 ///
 /// - Parameters:
 ///   - input: The input diagram.
-///   - pipeline: The stages, already chained.
-///   - expected: The output diagram that the pipeline must produce.
+///   - machine: The machine, for instance stages already chained.
+///   - expected: The output diagram that the machine must produce.
 ///   - sourceLocation: Where a failure is reported; the caller by default.
 /// - Returns: The actual output, or `nil` when a diagram did not parse.
 @discardableResult
 public func expectMarbles(
   _ input: String,
-  through pipeline: PacingPipeline<String, VirtualInstant>,
+  through machine: some PacingStateMachine<String, VirtualInstant>,
   produce expected: String,
   sourceLocation: SourceLocation = #_sourceLocation
+) -> MarbleDiagram? {
+  expectMarbles(input, machine: machine, produce: expected, sourceLocation: sourceLocation)
+}
+
+private func expectMarbles(
+  _ input: String,
+  machine: some PacingStateMachine<String, VirtualInstant>,
+  produce expected: String,
+  sourceLocation: SourceLocation
 ) -> MarbleDiagram? {
   let inputDiagram: MarbleDiagram
   let expectedDiagram: MarbleDiagram
@@ -72,7 +84,7 @@ public func expectMarbles(
     Issue.record("Expected diagram \"\(expected)\": \(error)", sourceLocation: sourceLocation)
     return nil
   }
-  let actual = inputDiagram.run(through: pipeline)
+  let actual = inputDiagram.run(through: machine)
   if actual != expectedDiagram {
     Issue.record(
       Comment(rawValue: MarbleMismatch(input: inputDiagram, expected: expectedDiagram, actual: actual).report),

@@ -17,18 +17,18 @@ import Testing
 
   @Test func run_continuesPastTheInput_whileATimerIsPending() throws {
     let output = try MarbleDiagram(parsing: "a").run(
-      through: try DebounceStateMachine<String, Instant>(interval: .frames(5)))
+      through: DebounceStateMachine<String, Instant>(interval: .frames(5)))
     #expect(output.description == "-----a")
   }
 
   @Test func run_stopsAtTheOutputsFinish() throws {
-    let output = try MarbleDiagram(parsing: "abcdef").run(through: try TakeStateMachine<String, Instant>(count: 2))
+    let output = try MarbleDiagram(parsing: "abcdef").run(through: TakeStateMachine<String, Instant>(count: 2))
     #expect(output.description == "a[b|]")
   }
 
   @Test func run_startsEveryStage_beforeTheFirstInput() throws {
     let output = try MarbleDiagram(parsing: "a").run(
-      through: DistinctStateMachine<String, Instant>(), try TakeStateMachine<String, Instant>(count: 0))
+      through: DistinctStateMachine<String, Instant>(), TakeStateMachine<String, Instant>(count: 0))
     #expect(output.description == "|")
   }
 
@@ -36,8 +36,8 @@ import Testing
     // The debounce emits b at frame 4; the throttle receives it at frame 4 and
     // emits it at once (leading), so nothing is delayed between stages.
     let output = try MarbleDiagram(parsing: "ab").run(
-      through: try DebounceStateMachine<String, Instant>(interval: .frames(3)),
-      try ThrottleStateMachine<String, Instant>(interval: .frames(10)))
+      through: DebounceStateMachine<String, Instant>(interval: .frames(3)),
+      ThrottleStateMachine<String, Instant>(interval: .frames(10)))
     #expect(output.description == "----b")
   }
 

@@ -12,17 +12,17 @@ import Testing
 
   @Test func expectMarbles_whenOutputsMatch_recordsNothingAndReturnsTheOutput() throws {
     let output = expectMarbles(
-      "abcd----e---f-g-|", through: try Debounce(interval: .frames(3)), produce: "------d----e----[g|]")
+      "abcd----e---f-g-|", through: Debounce(interval: .frames(3)), produce: "------d----e----[g|]")
     #expect(output?.description == "------d----e----[g|]")
   }
 
   @Test func expectMarbles_comparesEventsNotSpelling() throws {
     // Spaces align; trailing frames with no event do not count.
-    expectMarbles("a - b", through: try Debounce(interval: .frames(1)), produce: "- a - b ---")
+    expectMarbles("a - b", through: Debounce(interval: .frames(1)), produce: "- a - b ---")
   }
 
   @Test func expectMarbles_whenOutputsDiffer_showsTheDiagramsAlignedWithACaret() throws {
-    let debounce = try Debounce(interval: .frames(3))
+    let debounce = Debounce(interval: .frames(3))
     withKnownIssue {
       expectMarbles("a[bc]d", through: debounce, produce: "----d")
     } matching: { issue in
@@ -38,7 +38,7 @@ import Testing
   }
 
   @Test func expectMarbles_whenADiagramDoesNotParse_recordsWhereItIsWrong() throws {
-    let debounce = try Debounce(interval: .frames(3))
+    let debounce = Debounce(interval: .frames(3))
     withKnownIssue {
       expectMarbles("a[b", through: debounce, produce: "a")
     } matching: { issue in
@@ -53,7 +53,7 @@ import Testing
 
   @Test func expectMarbles_throughAPipeline_chainsTheStages() throws {
     let pipeline = PacingPipeline<String, VirtualInstant>([
-      DistinctStateMachine(), try ThrottleStateMachine(interval: .frames(2)),
+      DistinctStateMachine(), ThrottleStateMachine(interval: .frames(2)),
     ])
     expectMarbles("aab-bc|", through: pipeline, produce: "a-b--c|")
   }

@@ -60,8 +60,8 @@ import Testing
   ]
 
   @Test(arguments: trailingCells)
-  func trailingWithMaxWait(_ cell: StateMachineCell) throws {
-    var machine = try Machine(interval: .frames(3), maxWait: .frames(5))
+  func trailingWithMaxWait(_ cell: StateMachineCell) {
+    var machine = Machine(interval: .frames(3), edges: .trailing(maxWait: .frames(5)))
     for step in cell.setup { machine.apply(step) }
     #expect(machine.apply(cell.event) == cell.action)
     #expect(machine.deadline == cell.deadline.map(VirtualInstant.frame))
@@ -87,15 +87,15 @@ import Testing
   ]
 
   @Test(arguments: leadingCells)
-  func leadingAndTrailing(_ cell: StateMachineCell) throws {
-    var machine = try Machine(interval: .frames(3), leading: true)
+  func leadingAndTrailing(_ cell: StateMachineCell) {
+    var machine = Machine(interval: .frames(3), edges: .both())
     for step in cell.setup { machine.apply(step) }
     #expect(machine.apply(cell.event) == cell.action)
     #expect(machine.deadline == cell.deadline.map(VirtualInstant.frame))
   }
 
-  @Test func leadingOnly_neverKeepsAPendingValue() throws {
-    var machine = try Machine(interval: .frames(3), leading: true, trailing: false)
+  @Test func leadingOnly_neverKeepsAPendingValue() {
+    var machine = Machine(interval: .frames(3), edges: .leading)
     #expect(machine.valueReceived("a", at: .frame(0)) == .emit("a"))
     #expect(machine.valueReceived("b", at: .frame(1)) == .none)
     #expect(!machine.hasPendingValue)
@@ -103,38 +103,29 @@ import Testing
     #expect(machine.deadline == nil)
   }
 
-  @Test func timerFired_whenQuietAndMaxWaitCoincide_endsTheBurst() throws {
-    var machine = try Machine(interval: .frames(3), maxWait: .frames(3))
+  @Test func timerFired_whenQuietAndMaxWaitCoincide_endsTheBurst() {
+    var machine = Machine(interval: .frames(3), edges: .trailing(maxWait: .frames(3)))
     _ = machine.valueReceived("a", at: .frame(0))
     #expect(machine.timerFired(at: .frame(3)) == .emit("a"))
     #expect(machine.deadline == nil)
   }
 
-  @Test func maxWait_smallerThanInterval_isRaisedToIt() throws {
-    let machine = try Machine(interval: .frames(3), maxWait: .frames(1))
+  @Test func maxWait_smallerThanInterval_isRaisedToIt() {
+    let machine = Machine(interval: .frames(3), edges: .trailing(maxWait: .frames(1)))
     #expect(machine.maxWait == .frames(3))
   }
 
-  static let invalidConfigurations: [(Int, Bool, Bool, Int?, PacingConfigurationError)] = [
-    (-1, false, true, nil, .negativeDuration(parameter: "debounce interval")),
-    (1, false, true, -1, .negativeDuration(parameter: "debounce max-wait")),
-    (1, false, false, nil, .neverEmits(operator: "debounce")),
-    (1, true, false, 4, .maxWaitWithoutTrailing),
-  ]
-
-  @Test(arguments: invalidConfigurations)
-  func init_withInvalidOptions_throws(
-    configuration: (interval: Int, leading: Bool, trailing: Bool, maxWait: Int?, error: PacingConfigurationError)
-  ) {
-    #expect(throws: configuration.error) {
-      try Machine(
-        interval: .frames(configuration.interval), leading: configuration.leading, trailing: configuration.trailing,
-        maxWait: configuration.maxWait.map { .frames($0) })
-    }
+  @Test func negativeDurations_countAsZero_andMaxWaitIsRaisedToTheInterval() {
+    let machine = Machine(interval: .frames(-1), edges: .both(maxWait: .frames(-5)))
+    #expect(machine.interval == .zero)
+    #expect(machine.maxWait == .zero)
+    #expect(machine.edges == .both(maxWait: .zero))
   }
 
-  @Test func configurationError_describesTheFix() {
-    #expect("\(PacingConfigurationError.neverEmits(operator: "debounce"))".contains("turn one of them on"))
-    #expect("\(PacingConfigurationError.maxWaitWithoutTrailing)".contains("needs the trailing edge"))
+  @Test(arguments: [
+    DebounceEdges<Duration>.trailing(), .trailing(maxWait: .frames(4)), .leading, .both(), .both(maxWait: .frames(5)),
+  ])
+  func edges_roundTrip(_ edges: DebounceEdges<Duration>) {
+    #expect(Machine(interval: .frames(3), edges: edges).edges == edges)
   }
 }

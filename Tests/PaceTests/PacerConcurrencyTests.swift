@@ -3,7 +3,7 @@
 // Licensed under Apache License v2.0. See LICENSE.txt for license information.
 //===----------------------------------------------------------------------===//
 
-@_spi(Testing) import Pace
+import Pace
 import PaceTesting
 import Synchronization
 import Testing
@@ -24,17 +24,17 @@ import Testing
 
   static func controls(_ kind: String, clock: VirtualClock, recorder: Recorder<Int>) throws -> (Controls, AnyObject) {
     if kind == "debouncer" {
-      let pacer = try Debouncer<Int>(for: .frames(2), maxWait: .frames(5), clock: clock, handler: recorder.record)
+      let pacer = Debouncer<Int>(for: .frames(2), edges: .trailing(maxWait: .frames(5)), clock: clock, handler: recorder.record)
       return (
         Controls(
-          send: pacer.send, cancel: pacer.cancel, flush: pacer.flush, waitUntilDelivered: pacer._waitUntilDelivered),
+          send: pacer.send, cancel: pacer.cancel, flush: pacer.flush, waitUntilDelivered: clock.settle),
         pacer
       )
     }
-    let pacer = try Throttler<Int>(for: .frames(2), clock: clock, handler: recorder.record)
+    let pacer = Throttler<Int>(for: .frames(2), clock: clock, handler: recorder.record)
     return (
       Controls(
-        send: pacer.send, cancel: pacer.cancel, flush: pacer.flush, waitUntilDelivered: pacer._waitUntilDelivered),
+        send: pacer.send, cancel: pacer.cancel, flush: pacer.flush, waitUntilDelivered: clock.settle),
       pacer
     )
   }

@@ -3,7 +3,7 @@
 // Licensed under Apache License v2.0. See LICENSE.txt for license information.
 //===----------------------------------------------------------------------===//
 
-@_spi(Testing) import Pace
+import Pace
 import PaceTesting
 import Testing
 
@@ -42,15 +42,15 @@ import Testing
   static func debouncer(_ clock: VirtualClock, _ handler: @escaping @Sendable (String) -> Void) throws -> (
     send: (String) -> Void, cancel: () -> Void, flush: () -> Void, finish: () -> Void, settle: () async -> Void
   ) {
-    let pacer = try Debouncer<String>(for: .frames(3), clock: clock, handler: handler)
-    return (pacer.send, pacer.cancel, pacer.flush, pacer.finish, pacer._waitUntilDelivered)
+    let pacer = Debouncer<String>(for: .frames(3), clock: clock, handler: handler)
+    return (pacer.send, pacer.cancel, pacer.flush, pacer.finish, clock.settle)
   }
 
   static func throttler(_ clock: VirtualClock, _ handler: @escaping @Sendable (String) -> Void) throws -> (
     send: (String) -> Void, cancel: () -> Void, flush: () -> Void, finish: () -> Void, settle: () async -> Void
   ) {
-    let pacer = try Throttler<String>(for: .frames(3), clock: clock, handler: handler)
-    return (pacer.send, pacer.cancel, pacer.flush, pacer.finish, pacer._waitUntilDelivered)
+    let pacer = Throttler<String>(for: .frames(3), clock: clock, handler: handler)
+    return (pacer.send, pacer.cancel, pacer.flush, pacer.finish, clock.settle)
   }
 
   @Test func debouncerDiagrams() async throws {

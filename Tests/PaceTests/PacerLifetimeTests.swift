@@ -16,8 +16,8 @@ import Testing
     weak var weakDebouncer: Debouncer<Int>?
     weak var weakThrottler: Throttler<Int>?
     do {
-      let debouncer = try Debouncer<Int>(for: .frames(3), clock: clock, handler: recorder.record)
-      let throttler = try Throttler<Int>(for: .frames(3), leading: false, clock: clock, handler: recorder.record)
+      let debouncer = Debouncer<Int>(for: .frames(3), clock: clock, handler: recorder.record)
+      let throttler = Throttler<Int>(for: .frames(3), edges: .trailing, clock: clock, handler: recorder.record)
       debouncer.send(1)
       throttler.send(2)
       #expect(clock.pendingTimerCount == 2)
@@ -34,37 +34,149 @@ import Testing
   @Test func releasedOnTheContinuousClock_isFreedAtOnce() throws {
     weak var weakDebouncer: Debouncer<Int>?
     do {
-      let debouncer = try Debouncer<Int>(for: .seconds(3_600)) { _ in }
+      let debouncer = Debouncer<Int>(for: .seconds(3_600)) { _ in }
       debouncer.send(1)  // A timer task now sleeps for an hour; it must not hold the pacer.
       weakDebouncer = debouncer
     }
     #expect(weakDebouncer == nil)
   }
 
-  @MainActor @Test func ownerWhoseHandlerCapturesItWeakly_isFreed() async throws {
+  @MainActor @Test func mainActorModel_isFreed_andItsHandlerIsNotCalledAfterwards() async {
+    let clock = VirtualClock()
+    let calls = Recorder<String>()
     weak var weakModel: SearchModel?
     do {
-      let model = SearchModel()
+      let model = SearchModel(clock: clock, calls: calls)
       model.textChanged("swift")
       weakModel = model
     }
     #expect(weakModel == nil)
+    clock.advance(by: .seconds(1))
+    await clock.settle()
+    #expect(calls.all.isEmpty)
+    #expect(clock.pendingTimerCount == 0)
+  }
+
+  @MainActor @Test func mainActorModel_getsItselfBack_onTheMainActor() async {
+    let clock = VirtualClock()
+    let calls = Recorder<String>()
+    let model = SearchModel(clock: clock, calls: calls)
+    model.textChanged("swi")
+    model.textChanged("swift")
+    clock.advance(by: .seconds(1))
+    await clock.settle()
+    #expect(model.query == "swift")
+    #expect(calls.all == ["swift"])
+  }
+
+  @Test func actor_isFreed_andItsHandlerIsNotCalledAfterwards() async {
+    let clock = VirtualClock()
+    let saved = Recorder<String>()
+    weak var weakStore: DraftStore?
+    do {
+      let store = DraftStore(clock: clock, saved: saved)
+      await store.edited("draft")
+      weakStore = store
+    }
+    #expect(weakStore == nil)
+    clock.advance(by: .seconds(10))
+    await clock.settle()
+    #expect(saved.all.isEmpty)
+    #expect(clock.pendingTimerCount == 0)
+  }
+
+  @Test func actor_getsItselfBack_isolated() async {
+    let clock = VirtualClock()
+    let saved = Recorder<String>()
+    let store = DraftStore(clock: clock, saved: saved)
+    await store.edited("d")
+    await store.edited("dr")
+    clock.advance(by: .seconds(10))
+    await clock.settle()
+    #expect(saved.all == ["dr"])
+    #expect(await store.saveCount == 1)
+  }
+
+  @Test func sendableClass_capturingItsCollaborators_isFreed_andItsHandlerIsNotCalledAfterwards() async {
+    let clock = VirtualClock()
+    let saved = Recorder<String>()
+    weak var weakSaver: Autosaver?
+    do {
+      let saver = Autosaver(clock: clock, storage: saved)
+      saver.edited("draft")
+      weakSaver = saver
+    }
+    #expect(weakSaver == nil)
+    clock.advance(by: .seconds(10))
+    await clock.settle()
+    #expect(saved.all.isEmpty)
+  }
+
+  @Test func ownerGoneWhileADeliveryIsOnItsWay_isNotCalled() async {
+    let clock = VirtualClock()
+    let saved = Recorder<String>()
+    var store: DraftStore? = DraftStore(clock: clock, saved: saved)
+    weak let weakStore = store
+    await store?.edited("draft")
+    await store?.flushNow()  // Emitted: a delivery is on its way to the actor…
+    store = nil  // …which is gone before it runs: nothing is saved, nothing crashes.
+    await clock.settle()
+    #expect(weakStore == nil || saved.all == ["draft"])
   }
 }
 
-/// The README's view model: a main-actor object that owns its debouncer.
+/// The README's main-actor model: it owns its debouncer, which hands the
+/// model back to the handler, weakly held, on the main actor.
 @MainActor final class SearchModel {
   var query = ""
-  private var search: Debouncer<String>?
-  var onQuery: ((String) -> Void)?
-
-  init(interval: Duration = .milliseconds(300)) {
-    search = try? Debouncer(for: interval) { [weak self] text in
-      MainActor.preconditionIsolated()  // The handler runs where the model lives.
-      self?.query = text
-      self?.onQuery?(text)
-    }
+  private let calls: Recorder<String>
+  private let clock: VirtualClock
+  private lazy var search = Debouncer<String>(for: .seconds(1), clock: clock, owner: self) { @MainActor model, text in
+    MainActor.preconditionIsolated()  // The handler runs where the model lives.
+    model.query = text
+    model.calls.record(text)
   }
 
-  func textChanged(_ text: String) { search?.send(text) }
+  init(clock: VirtualClock, calls: Recorder<String>) {
+    self.clock = clock
+    self.calls = calls
+  }
+
+  func textChanged(_ text: String) { search.send(text) }
+}
+
+/// The README's actor: it owns its debouncer, whose handler runs on the
+/// actor with the actor as an `isolated` parameter, weakly held.
+actor DraftStore {
+  private let saved: Recorder<String>
+  private let clock: VirtualClock
+  private(set) var saveCount = 0
+  private lazy var saves = Debouncer<String>(for: .seconds(1), clock: clock, owner: self) { store, draft in
+    store.persist(draft)  // Isolated to the store: no `await`.
+  }
+
+  init(clock: VirtualClock, saved: Recorder<String>) {
+    self.clock = clock
+    self.saved = saved
+  }
+
+  func edited(_ draft: String) { saves.send(draft) }
+  func flushNow() { saves.flush() }
+
+  private func persist(_ draft: String) {
+    saveCount += 1
+    saved.record(draft)
+  }
+}
+
+/// The README's class: `Sendable`, its state behind locks; the handler
+/// captures the collaborator it needs, not the class, so there is no cycle.
+final class Autosaver: Sendable {
+  private let saves: Debouncer<String>
+
+  init(clock: VirtualClock, storage: Recorder<String>) {
+    saves = Debouncer<String>(for: .seconds(1), clock: clock) { [storage] draft in storage.record(draft) }
+  }
+
+  func edited(_ draft: String) { saves.send(draft) }
 }

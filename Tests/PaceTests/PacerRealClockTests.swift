@@ -29,7 +29,7 @@ import Testing
   @Test func trailingDebounce_firesOnceAfterTheQuietPeriod() async throws {
     let (values, delivered) = AsyncStream<String>.makeStream()
     let recorder = Recorder<String>()
-    let debouncer = try Debouncer<String>(for: .milliseconds(50)) { value in
+    let debouncer = Debouncer<String>(for: .milliseconds(50)) { value in
       recorder.record(value)
       delivered.yield(value)
     }
@@ -48,7 +48,7 @@ import Testing
 
   @Test func cancel_preventsTheCall() async throws {
     let recorder = Recorder<String>()
-    let debouncer = try Debouncer<String>(for: .milliseconds(20), handler: recorder.record)
+    let debouncer = Debouncer<String>(for: .milliseconds(20), handler: recorder.record)
     debouncer.send("a")
     debouncer.cancel()
     try await Task.sleep(for: .milliseconds(200))
@@ -57,7 +57,7 @@ import Testing
 
   @Test func flush_firesAtOnce() async throws {
     let (values, delivered) = AsyncStream<String>.makeStream()
-    let debouncer = try Debouncer<String>(for: .seconds(3_600)) { delivered.yield($0) }
+    let debouncer = Debouncer<String>(for: .seconds(3_600)) { delivered.yield($0) }
     debouncer.send("now")
     debouncer.flush()
     #expect(await Self.firstValue(of: values) == "now")
@@ -65,11 +65,44 @@ import Testing
 
   @MainActor @Test func mainActorHandler_runsOnTheMainActor() async throws {
     let (values, delivered) = AsyncStream<String>.makeStream()
-    let model = SearchModel(interval: .milliseconds(10))
-    model.onQuery = { delivered.yield($0) }  // Called from the handler, on the main actor.
-    model.textChanged("swi")
-    model.textChanged("swift")
+    var query = ""
+    let search = Debouncer<String>(for: .milliseconds(10)) { text in
+      MainActor.preconditionIsolated()  // Created on the main actor: the handler runs there.
+      query = text
+      delivered.yield(text)
+    }
+    search.send("swi")
+    search.send("swift")
     #expect(await Self.firstValue(of: values) == "swift")
-    #expect(model.query == "swift")
+    #expect(query == "swift")
+  }
+
+  @Test func aSlowHandler_doesNotDelayAnotherPacer() async throws {
+    // One pacer's handler blocks its thread for 100 ms; another pacer, due
+    // meanwhile, must still be called on time (generous bound: 80 ms late).
+    let (slowStarted, slowStart) = AsyncStream<Void>.makeStream()
+    let (fastValues, fastDelivered) = AsyncStream<Duration>.makeStream()
+    let slow = Debouncer<Int>(for: .milliseconds(1)) { _ in
+      slowStart.yield()
+      Self.block(for: .milliseconds(100))
+    }
+    slow.send(1)
+    var started = slowStarted.makeAsyncIterator()
+    await started.next()
+    let deadline = ContinuousClock.now + .milliseconds(5)
+    let fast = Debouncer<ContinuousClock.Instant>(for: .milliseconds(5)) { due in
+      fastDelivered.yield(ContinuousClock.now - due)
+    }
+    fast.send(deadline)
+    let late = await Self.firstValue(of: fastValues)
+    #expect(late != nil)
+    #expect(late.map { $0 < .milliseconds(80) } ?? false, "called \(late.map(String.init(describing:)) ?? "never") late")
+    withExtendedLifetime((slow, fast)) {}
+  }
+
+  /// Blocks the calling thread, as a synchronous write or a held lock would.
+  static func block(for duration: Duration) {
+    let end = ContinuousClock.now + duration
+    while ContinuousClock.now < end {}
   }
 }

@@ -113,7 +113,7 @@ import Testing
     for run in 0..<Self.diagramCount {
       let stage = Self.randomDebounce(using: &generator)
       let input = Self.randomDiagram(using: &generator)
-      let output = input.run(through: PacingPipeline([try stage.makeStateMachine()]))
+      let output = input.run(stages: [try stage.makeStage()])
       let context: String = "run \(run), \(stage): \(input) → \(output)"
       guard case .debounce(let interval, let leading, let trailing, let maxWait) = stage else { continue }
       Self.checkCommonInvariants(input: input, output: output, stage: stage, trailing: trailing, context: context)
@@ -152,7 +152,7 @@ import Testing
     for run in 0..<Self.diagramCount {
       let stage = Self.randomThrottle(using: &generator)
       let input = Self.randomDiagram(using: &generator)
-      let output = input.run(through: PacingPipeline([try stage.makeStateMachine()]))
+      let output = input.run(stages: [try stage.makeStage()])
       let context: String = "run \(run), \(stage): \(input) → \(output)"
       guard case .throttle(let interval, _, let trailing) = stage else { continue }
       Self.checkCommonInvariants(input: input, output: output, stage: stage, trailing: trailing, context: context)

@@ -3,7 +3,7 @@
 // Licensed under Apache License v2.0. See LICENSE.txt for license information.
 //===----------------------------------------------------------------------===//
 
-@_spi(Testing) import Pace
+import Pace
 import PaceTesting
 import Testing
 
@@ -18,10 +18,10 @@ import Testing
     input.onTermination = { _ in baseTerminated.withLock { $0 = true } }
     let consumer: Task<[Int], Never>
     if name == "debounced" {
-      let sequence = try base.debounced(for: .frames(10), clock: clock)
+      let sequence = base.debounced(for: .frames(10), clock: clock)
       consumer = Task { await Self.collect(sequence) }
     } else {
-      let sequence = try base.throttled(for: .frames(10), leading: false, clock: clock)
+      let sequence = base.throttled(for: .frames(10), edges: .trailing, clock: clock)
       consumer = Task { await Self.collect(sequence) }
     }
     input.yield(1)
@@ -53,9 +53,9 @@ import Testing
     let baseTerminated = LockedState(false)
     input.onTermination = { _ in baseTerminated.withLock { $0 = true } }
     do {
-      var iterator = try base.debounced(for: .frames(1), clock: clock).makeAsyncIterator()
+      var iterator = base.debounced(for: .frames(1), clock: clock).makeAsyncIterator()
       input.yield(1)
-      await iterator._waitUntilUpstreamEventsHandled(1)
+      await iterator.waitUntilUpstreamEventsHandled(1)
       clock.advance(to: .frame(1))
       #expect(try await iterator.next() == 1)
     }
@@ -67,10 +67,10 @@ import Testing
     struct Boom: Error, Equatable {}
     let clock = VirtualClock()
     let (base, input) = AsyncThrowingStream<Int, any Error>.makeStream()
-    var iterator = try base.debounced(for: .frames(3), clock: clock).makeAsyncIterator()
+    var iterator = base.debounced(for: .frames(3), clock: clock).makeAsyncIterator()
     input.yield(1)
     input.finish(throwing: Boom())
-    await iterator._waitUntilUpstreamEventsHandled(2)
+    await iterator.waitUntilUpstreamEventsHandled(2)
     await #expect(throws: Boom.self) { try await iterator.next() }
     #expect(try await iterator.next() == nil)
   }

@@ -68,32 +68,32 @@ import Testing
   ]
 
   @Test(arguments: cells)
-  func leadingAndTrailing(_ cell: StateMachineCell) throws {
-    var machine = try Machine(interval: .frames(3))
+  func leadingAndTrailing(_ cell: StateMachineCell) {
+    var machine = Machine(interval: .frames(3))
     for step in cell.setup { machine.apply(step) }
     #expect(machine.apply(cell.event) == cell.action)
     #expect(machine.deadline == cell.deadline.map(VirtualInstant.frame))
   }
 
-  @Test func cancelled_keepsTheWindow_soTheRateHolds() throws {
-    var machine = try Machine(interval: .frames(3))
+  @Test func cancelled_keepsTheWindow_soTheRateHolds() {
+    var machine = Machine(interval: .frames(3))
     _ = machine.valueReceived("a", at: .frame(0))
     _ = machine.valueReceived("b", at: .frame(1))
-    _ = machine.cancelled()
+    _ = machine.cancelled(at: .frame(1))
     #expect(machine.valueReceived("c", at: .frame(2)) == .none)
     #expect(machine.timerFired(at: .frame(3)) == .emit("c"))
   }
 
-  @Test func trailingOnly_emitsAtTheWindowsEnd() throws {
-    var machine = try Machine(interval: .frames(3), leading: false)
+  @Test func trailingOnly_emitsAtTheWindowsEnd() {
+    var machine = Machine(interval: .frames(3), edges: .trailing)
     #expect(machine.valueReceived("a", at: .frame(0)) == .none)
     #expect(machine.hasPendingValue)
     #expect(machine.timerFired(at: .frame(3)) == .emit("a"))
     #expect(machine.deadline == .frame(6))
   }
 
-  @Test func leadingOnly_dropsValuesInsideTheWindow() throws {
-    var machine = try Machine(interval: .frames(3), trailing: false)
+  @Test func leadingOnly_dropsValuesInsideTheWindow() {
+    var machine = Machine(interval: .frames(3), edges: .leading)
     #expect(machine.valueReceived("a", at: .frame(0)) == .emit("a"))
     #expect(machine.valueReceived("b", at: .frame(3)) == .none)
     #expect(!machine.hasPendingValue)
@@ -101,12 +101,10 @@ import Testing
     #expect(machine.upstreamFinished(at: .frame(3)) == .finish)
   }
 
-  @Test func init_withInvalidOptions_throws() {
-    #expect(throws: PacingConfigurationError.negativeDuration(parameter: "throttle interval")) {
-      try Machine(interval: .frames(-1))
-    }
-    #expect(throws: PacingConfigurationError.neverEmits(operator: "throttle")) {
-      try Machine(interval: .frames(1), leading: false, trailing: false)
+  @Test func negativeInterval_countsAsZero_andEdgesRoundTrip() {
+    #expect(Machine(interval: .frames(-1)).interval == .zero)
+    for edges in [ThrottleEdges.leading, .trailing, .both] {
+      #expect(Machine(interval: .frames(1), edges: edges).edges == edges)
     }
   }
 }

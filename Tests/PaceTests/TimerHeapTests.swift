@@ -7,8 +7,10 @@ import Testing
 
 @testable import Pace
 
-/// The heap behind the timer service, against a dictionary that knows what it should hold.
+/// The heap behind the kernel timer scheduler, against a dictionary that knows what it should hold.
 @Suite struct TimerHeapTests {
+  typealias Heap = TimerHeap<ObjectIdentifier, Owners.Owner>
+
   /// Timer owners that know their name, and whose callbacks write it to one log.
   final class Owners: Sendable {
     let objects: [Owner]
@@ -25,30 +27,22 @@ import Testing
     }
 
     func id(_ name: Int) -> ObjectIdentifier { ObjectIdentifier(objects[name]) }
-    func owner(_ name: Int) -> TimerOwner { TimerOwner(objects[name]) }
-
-    /// Logs the owner's name: a callback that captures nothing, as the drivers' are.
-    let fire: TimerCallback = { owner, _ in
-      let owner = owner as! Owner
-      owner.log.withLock { $0.append(owner.name) }
-      return nil
-    }
+    func owner(_ name: Int) -> Owner { objects[name] }
 
     /// Pops everything due at `now`, calling each as the timer thread does;
     /// returns the names they logged, in order.
-    func popDue(_ heap: inout TimerHeap, at now: Int64) -> [Int] {
-      let log = objects[0].log
-      log.withLock { $0 = [] }
-      while let due = heap.popFirst(dueAt: now) { _ = due.fire(due.owner.object, false) }
-      return log.withLock { $0 }
+    func popDue(_ heap: inout Heap, at now: Int64) -> [Int] {
+      var names: [Int] = []
+      while let due = heap.popFirst(dueAt: now) { names.append(due.payload.name) }
+      return names
     }
   }
 
   @Test func popFirst_takesTheDueTimers_earliestFirst_andKeepsTheRest() {
     let owners = Owners(count: 5)
-    var heap = TimerHeap()
+    var heap = Heap()
     for (name, deadline) in zip(0..., [50, 10, 40, 20, 30] as [Int64]) {
-      heap.schedule(owners.owner(name), at: deadline, fire: owners.fire)
+      heap.schedule(owners.id(name), at: deadline, payload: owners.owner(name))
     }
     #expect(owners.popDue(&heap, at: 30) == [1, 3, 4])
     #expect(heap.earliestDeadline == 40)
@@ -58,13 +52,13 @@ import Testing
 
   @Test func schedule_anArmedOwner_movesItsOneTimer() {
     let owners = Owners(count: 2)
-    var heap = TimerHeap()
-    #expect(heap.schedule(owners.owner(0), at: 100, fire: owners.fire) == false)
-    heap.schedule(owners.owner(1), at: 50, fire: owners.fire)
-    #expect(heap.schedule(owners.owner(0), at: 10, fire: owners.fire) == true)
+    var heap = Heap()
+    #expect(heap.schedule(owners.id(0), at: 100, payload: owners.owner(0)) == nil)
+    heap.schedule(owners.id(1), at: 50, payload: owners.owner(1))
+    #expect(heap.schedule(owners.id(0), at: 10, payload: owners.owner(0))?.name == 0)
     #expect(heap.count == 2)
     #expect(heap.earliestDeadline == 10)
-    heap.schedule(owners.owner(0), at: 200, fire: owners.fire)
+    heap.schedule(owners.id(0), at: 200, payload: owners.owner(0))
     #expect(heap.earliestDeadline == 50)
     #expect(heap.remove(owners.id(0)) != nil)
     #expect(heap.remove(owners.id(0)) == nil)
@@ -77,7 +71,7 @@ import Testing
   func randomOperations_agreeWithAReference(seed: UInt64) {
     var random = SeededGenerator(seed: seed)
     let owners = Owners(count: 64)
-    var heap = TimerHeap()
+    var heap = Heap()
     var reference: [Int: Int64] = [:]
     var now: Int64 = 0
     for _ in 0..<20_000 {
@@ -85,7 +79,7 @@ import Testing
       switch Int.random(in: 0..<10, using: &random) {
       case 0..<5:
         let deadline = now + Int64.random(in: 0...1_000, using: &random)
-        heap.schedule(owners.owner(name), at: deadline, fire: owners.fire)
+        heap.schedule(owners.id(name), at: deadline, payload: owners.owner(name))
         reference[name] = deadline
       case 5..<7:
         let removed = heap.remove(owners.id(name))
@@ -110,13 +104,13 @@ import Testing
 
   @Test func emptyingALargeHeap_freesItsStorage() {
     let owners = Owners(count: 1_000)
-    var heap = TimerHeap()
+    var heap = Heap()
     for name in 0..<1_000 {
-      heap.schedule(owners.owner(name), at: Int64(name), fire: owners.fire)
+      heap.schedule(owners.id(name), at: Int64(name), payload: owners.owner(name))
     }
     #expect(heap.entries.capacity >= 1_000)
     #expect(owners.popDue(&heap, at: 10_000).count == 1_000)
     #expect(heap.count == 0)
-    #expect(heap.entries.capacity <= TimerHeap.retainedCapacity)
+    #expect(heap.entries.capacity <= Heap.retainedCapacity)
   }
 }

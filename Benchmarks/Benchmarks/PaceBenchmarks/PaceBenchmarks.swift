@@ -30,7 +30,7 @@ let benchmarks: @Sendable () -> Void = {
   // MARK: Closure debounce: send in steady state (timer armed), 50 ms interval
 
   Benchmark("debounce send | Pace Debouncer", configuration: send) { benchmark in
-    let debouncer = try Debouncer<Int>(for: .milliseconds(50)) { blackHole($0) }
+    let debouncer = Debouncer<Int>(for: .milliseconds(50)) { blackHole($0) }
     SendProbe.measure(benchmark) { debouncer.send($0) }
   }
 
@@ -47,7 +47,7 @@ let benchmarks: @Sendable () -> Void = {
   // MARK: Closure throttle: send, 50 ms interval
 
   Benchmark("throttle send | Pace Throttler", configuration: send) { benchmark in
-    let throttler = try Throttler<Int>(for: .milliseconds(50)) { blackHole($0) }
+    let throttler = Throttler<Int>(for: .milliseconds(50)) { blackHole($0) }
     SendProbe.measure(benchmark) { throttler.send($0) }
   }
 
@@ -68,9 +68,18 @@ let benchmarks: @Sendable () -> Void = {
     metrics: [.mallocCountTotal], warmupIterations: 5, scalingFactor: .one, maxDuration: .seconds(2),
     maxIterations: 300)
 
+  // By default the handler runs in a task of its own (never on the shared
+  // timer thread); `.inline` runs it on the timer thread, as before.
   Benchmark("debounce burst | Pace Debouncer", configuration: burst) { benchmark in
-    try BurstProbe.countAllocations(benchmark) { called in
-      let debouncer = try Debouncer<Int>(for: .milliseconds(1)) { _ in called.signal() }
+    BurstProbe.countAllocations(benchmark) { called in
+      let debouncer = Debouncer<Int>(for: .milliseconds(1)) { _ in called.signal() }
+      return { debouncer.send(1) }
+    }
+  }
+
+  Benchmark("debounce burst | Pace Debouncer inline", configuration: burst) { benchmark in
+    BurstProbe.countAllocations(benchmark) { called in
+      let debouncer = Debouncer<Int>(for: .milliseconds(1), delivery: .inline) { _ in called.signal() }
       return { debouncer.send(1) }
     }
   }
@@ -92,25 +101,25 @@ let benchmarks: @Sendable () -> Void = {
   // MARK: The policies alone: the floor (no clock, no lock)
 
   Benchmark("policy | DebounceStateMachine, 64-bit instant", configuration: send) { benchmark in
-    var machine = try DebounceStateMachine<Int, NanosecondInstant>(interval: .init(nanoseconds: 50_000_000))
+    var machine = DebounceStateMachine<Int, NanosecondInstant>(interval: .init(nanoseconds: 50_000_000))
     let now = NanosecondInstant(nanoseconds: 1)
     for value in benchmark.scaledIterations { blackHole(machine.valueReceived(value, at: now)) }
   }
 
   Benchmark("policy | ThrottleStateMachine, 64-bit instant", configuration: send) { benchmark in
-    var machine = try ThrottleStateMachine<Int, NanosecondInstant>(interval: .init(nanoseconds: 50_000_000))
+    var machine = ThrottleStateMachine<Int, NanosecondInstant>(interval: .init(nanoseconds: 50_000_000))
     let now = NanosecondInstant(nanoseconds: 1)
     for value in benchmark.scaledIterations { blackHole(machine.valueReceived(value, at: now)) }
   }
 
   Benchmark("policy | DebounceStateMachine, ContinuousClock.Instant", configuration: send) { benchmark in
-    var machine = try DebounceStateMachine<Int, ContinuousClock.Instant>(interval: .milliseconds(50))
+    var machine = DebounceStateMachine<Int, ContinuousClock.Instant>(interval: .milliseconds(50))
     let now = ContinuousClock.now
     for value in benchmark.scaledIterations { blackHole(machine.valueReceived(value, at: now)) }
   }
 
   Benchmark("policy | ThrottleStateMachine, ContinuousClock.Instant", configuration: send) { benchmark in
-    var machine = try ThrottleStateMachine<Int, ContinuousClock.Instant>(interval: .milliseconds(50))
+    var machine = ThrottleStateMachine<Int, ContinuousClock.Instant>(interval: .milliseconds(50))
     let now = ContinuousClock.now
     for value in benchmark.scaledIterations { blackHole(machine.valueReceived(value, at: now)) }
   }
@@ -122,7 +131,7 @@ let benchmarks: @Sendable () -> Void = {
     scalingFactor: .mega, maxDuration: .seconds(10), maxIterations: 5)
 
   Benchmark("debounce immediate base | Pace debounced", configuration: throughput) { benchmark in
-    for await value in try ImmediateSequence(count: benchmark.scaledIterations.count).debounced(for: .milliseconds(50))
+    for await value in ImmediateSequence(count: benchmark.scaledIterations.count).debounced(for: .milliseconds(50))
     {
       blackHole(value)
     }
@@ -139,7 +148,7 @@ let benchmarks: @Sendable () -> Void = {
   // With 50 ms, the figure came in steps of 50 ns: whether the run ended in
   // the first window or the second.
   Benchmark("throttle immediate base | Pace throttled", configuration: throughput) { benchmark in
-    for await value in try ImmediateSequence(count: benchmark.scaledIterations.count).throttled(for: .milliseconds(1))
+    for await value in ImmediateSequence(count: benchmark.scaledIterations.count).throttled(for: .milliseconds(1))
     {
       blackHole(value)
     }
@@ -153,7 +162,7 @@ let benchmarks: @Sendable () -> Void = {
 
   Benchmark("debounce stream base | Pace debounced", configuration: throughput) { benchmark in
     let stream = producedStream(count: benchmark.scaledIterations.count)
-    for await value in try stream.debounced(for: .milliseconds(50)) { blackHole(value) }
+    for await value in stream.debounced(for: .milliseconds(50)) { blackHole(value) }
   }
 
   Benchmark("debounce stream base | AsyncAlgorithms debounce", configuration: throughput) { benchmark in
@@ -163,7 +172,7 @@ let benchmarks: @Sendable () -> Void = {
 
   Benchmark("throttle stream base | Pace throttled", configuration: throughput) { benchmark in
     let stream = producedStream(count: benchmark.scaledIterations.count)
-    for await value in try stream.throttled(for: .milliseconds(50)) { blackHole(value) }
+    for await value in stream.throttled(for: .milliseconds(50)) { blackHole(value) }
   }
 
   Benchmark("throttle stream base | AsyncAlgorithms _throttle", configuration: throughput) { benchmark in
@@ -186,7 +195,13 @@ let benchmarks: @Sendable () -> Void = {
     let combineQueue = DispatchQueue(label: "peer.latency.combine")
     await LatencyProbe.recordInTurns(benchmark, [
       "Pace Debouncer": { deadline, done in
-        let debouncer = try! Debouncer<Int>(for: LatencyProbe.interval) { if $0 == 1 { done() } }
+        let debouncer = Debouncer<Int>(for: LatencyProbe.interval) { if $0 == 1 { done() } }
+        deadline(ContinuousClock.now + LatencyProbe.interval)
+        debouncer.send(1)
+        return debouncer
+      },
+      "Pace Debouncer inline": { deadline, done in
+        let debouncer = Debouncer<Int>(for: LatencyProbe.interval, delivery: .inline) { if $0 == 1 { done() } }
         deadline(ContinuousClock.now + LatencyProbe.interval)
         debouncer.send(1)
         return debouncer
@@ -214,7 +229,7 @@ let benchmarks: @Sendable () -> Void = {
 
   Benchmark("late after 1M sends | Pace Debouncer", configuration: afterBurst) { benchmark in
     let late = await LatencyProbe.measureOnce { deadline, done in
-      let debouncer = try! Debouncer<Int>(for: LatencyProbe.interval) { if $0 == 1_000_000 { done() } }
+      let debouncer = Debouncer<Int>(for: LatencyProbe.interval) { if $0 == 1_000_000 { done() } }
       for value in 0..<1_000_000 { debouncer.send(value) }
       deadline(ContinuousClock.now + LatencyProbe.interval)
       debouncer.send(1_000_000)
@@ -247,7 +262,7 @@ let benchmarks: @Sendable () -> Void = {
     scalingFactor: .one, maxDuration: .seconds(30), maxIterations: 3)
 
   Benchmark("memory idle | Pace Debouncer", configuration: memory) { benchmark in
-    MemoryProbe.hold(benchmark) { _ in try! Debouncer<Int>(for: .milliseconds(50)) { _ in } }
+    MemoryProbe.hold(benchmark) { _ in Debouncer<Int>(for: .milliseconds(50)) { _ in } }
   }
 
   Benchmark("memory idle | DispatchWorkItem", configuration: memory) { benchmark in
@@ -257,7 +272,7 @@ let benchmarks: @Sendable () -> Void = {
 
   Benchmark("memory pending | Pace Debouncer", configuration: memory) { benchmark in
     MemoryProbe.hold(benchmark) { value in
-      let debouncer = try! Debouncer<Int>(for: .seconds(60)) { _ in }
+      let debouncer = Debouncer<Int>(for: .seconds(60)) { _ in }
       debouncer.send(value)
       return debouncer
     }

@@ -24,6 +24,8 @@
 /// then the finish; when it fails, a pending value is dropped.
 ///
 /// The machine never reads a clock: its driver passes the instant of every event.
+/// Options are a ``DebounceEdges`` value, so every debounce that can be
+/// written can run.
 public struct DebounceStateMachine<Value, Instant: InstantProtocol> {
   // The stored properties are in this order so that the two flags share the
   // optional's tail padding: a pacer holds one machine, and a program may hold
@@ -55,31 +57,34 @@ public struct DebounceStateMachine<Value, Instant: InstantProtocol> {
 
   /// Creates a debounce policy.
   ///
+  ///     let search = DebounceStateMachine<String, ContinuousClock.Instant>(interval: .milliseconds(300))
+  ///     let save = DebounceStateMachine<String, ContinuousClock.Instant>(
+  ///       interval: .seconds(1), edges: .trailing(maxWait: .seconds(10)))
+  ///
   /// - Parameters:
-  ///   - interval: The quiet period that ends a burst. Zero never delays.
-  ///   - leading: Emit the value that starts a burst at once. Defaults to `false`.
-  ///   - trailing: Emit the latest value when the burst ends. Defaults to `true`.
-  ///   - maxWait: The longest a pending value may wait while a burst goes on;
-  ///     raised to `interval` when smaller. Needs `trailing`.
-  /// - Throws: ``PacingConfigurationError`` for a negative duration, for neither
-  ///   edge, or for `maxWait` without `trailing`.
-  public init(
-    interval: Instant.Duration,
-    leading: Bool = false,
-    trailing: Bool = true,
-    maxWait: Instant.Duration? = nil
-  ) throws(PacingConfigurationError) {
-    guard interval >= .zero else { throw .negativeDuration(parameter: "debounce interval") }
-    if let maxWait, maxWait < .zero { throw .negativeDuration(parameter: "debounce max-wait") }
-    guard leading || trailing else { throw .neverEmits(operator: "debounce") }
-    if maxWait != nil, !trailing { throw .maxWaitWithoutTrailing }
+  ///   - interval: The quiet period that ends a burst. Zero never delays; a
+  ///     negative interval counts as zero.
+  ///   - edges: Which values of a burst are emitted, and the maximum wait of a
+  ///     trailing value; ``DebounceEdges/trailing(maxWait:)`` with none by default.
+  public init(interval: Instant.Duration, edges: DebounceEdges<Instant.Duration> = .default) {
+    let interval = Swift.max(interval, .zero)
     self.interval = interval
-    self.leading = leading
-    self.trailing = trailing
-    self.maxWait = maxWait.map { Swift.max($0, interval) }
+    self.leading = edges.leading
+    self.trailing = edges.trailing
+    self.maxWait = edges.maxWait.map { Swift.max($0, interval) }
+  }
+
+  /// The edges this debounce emits, with its maximum wait as raised to the interval.
+  public var edges: DebounceEdges<Instant.Duration> {
+    switch (leading, trailing) {
+    case (true, true): .both(maxWait: maxWait)
+    case (true, false): .leading
+    default: .trailing(maxWait: maxWait)
+    }
   }
 
   /// Whether a value waits for the trailing edge.
+  @inlinable
   public var hasPendingValue: Bool {
     switch state {
     case .bursting(let pending, _, _): pending != nil
@@ -202,7 +207,7 @@ extension DebounceStateMachine {
   /// is always ``PacingAction/none``; it is an action for symmetry with the
   /// throttle, whose held-back finish a cancel releases.
   @inlinable
-  public mutating func cancelled() -> PacingAction<Value> {
+  public mutating func cancelled(at now: Instant) -> PacingAction<Value> {
     switch state {
     case .bursting:
       // The burst is abandoned.

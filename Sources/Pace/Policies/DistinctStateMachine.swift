@@ -10,42 +10,46 @@
 ///
 /// Finish and failure pass at once. It has no timer; it takes an `Instant` type
 /// only so that it chains with the timed policies.
-public struct DistinctStateMachine<Value: Equatable, Instant: InstantProtocol> {
-  @usableFromInline
-  var last: Value?
-  @usableFromInline
-  var isFinished = false
+public struct DistinctStateMachine<Value, Instant: InstantProtocol> {
+  @usableFromInline let areEquivalent: @Sendable (Value, Value) -> Bool
+  @usableFromInline var last: Value?
+  @usableFromInline var termination = Termination()
 
-  /// Creates a distinct-until-changed filter.
-  public init() {}
+  /// Creates a distinct-until-changed filter that compares values with `==`.
+  ///
+  ///     let queries = DistinctStateMachine<String, ContinuousClock.Instant>()
+  public init() where Value: Equatable & Sendable {
+    self.init(by: ==)
+  }
+
+  /// Creates a distinct-until-changed filter that drops a value when
+  /// `areEquivalent` holds for it and the last value let through.
+  ///
+  ///     let queries = DistinctStateMachine<String, ContinuousClock.Instant> { $0.lowercased() == $1.lowercased() }
+  public init(by areEquivalent: @escaping @Sendable (Value, Value) -> Bool) {
+    self.areEquivalent = areEquivalent
+  }
 
   /// Always `nil`: distinct never waits.
-  public var deadline: Instant? { nil }
+  @inlinable public var deadline: Instant? { nil }
 }
 
 extension DistinctStateMachine: PacingStateMachine {
   /// Lets `value` through unless it equals the last value let through.
   @inlinable
   public mutating func valueReceived(_ value: Value, at now: Instant) -> PacingAction<Value> {
-    guard !isFinished, last != value else { return .none }
+    guard !termination.isTerminated else { return .none }
+    if let last, areEquivalent(last, value) { return .none }
     last = value
     return .emit(value)
   }
 
   /// Nothing to do: distinct has no timer.
-  public mutating func timerFired(at now: Instant) -> PacingAction<Value> { .none }
-
+  @inlinable public mutating func timerFired(at now: Instant) -> PacingAction<Value> { .none }
   /// The finish passes at once.
-  public mutating func upstreamFinished(at now: Instant) -> PacingAction<Value> {
-    defer { isFinished = true }
-    return isFinished ? .none : .finish
-  }
-
+  @inlinable public mutating func upstreamFinished(at now: Instant) -> PacingAction<Value> { termination.finish() }
   /// The failure passes at once.
-  public mutating func upstreamFailed(at now: Instant) -> PacingAction<Value> {
-    defer { isFinished = true }
-    return isFinished ? .none : .fail
-  }
+  @inlinable public mutating func upstreamFailed(at now: Instant) -> PacingAction<Value> { termination.fail() }
 }
 
 extension DistinctStateMachine: Sendable where Value: Sendable {}

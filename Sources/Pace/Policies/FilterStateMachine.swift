@@ -8,43 +8,36 @@
 ///     input:                 a1b2c|
 ///     filter isLetter:       a-b-c|
 ///
-/// Finish and failure pass at once. The predicate is the only user code a
-/// stage calls; the timed policies call none.
-public struct FilterStateMachine<Value, Instant: InstantProtocol> {
-  @usableFromInline
-  let isIncluded: (Value) -> Bool
-  @usableFromInline
-  var isFinished = false
+/// Finish and failure pass at once. The predicate is the only user code this
+/// stage calls, once per value, under its driver's lock: keep it short and
+/// free of side effects.
+public struct FilterStateMachine<Value, Instant: InstantProtocol>: Sendable {
+  @usableFromInline let isIncluded: @Sendable (Value) -> Bool
+  @usableFromInline var termination = Termination()
 
   /// Creates a filter that keeps the values for which `isIncluded` returns `true`.
-  public init(_ isIncluded: @escaping (Value) -> Bool) {
+  ///
+  ///     let errors = FilterStateMachine<String, ContinuousClock.Instant> { $0.contains("ERROR") }
+  public init(_ isIncluded: @escaping @Sendable (Value) -> Bool) {
     self.isIncluded = isIncluded
   }
 
   /// Always `nil`: a filter never waits.
-  public var deadline: Instant? { nil }
+  @inlinable public var deadline: Instant? { nil }
 }
 
 extension FilterStateMachine: PacingStateMachine {
   /// Lets `value` through when the predicate holds.
   @inlinable
   public mutating func valueReceived(_ value: Value, at now: Instant) -> PacingAction<Value> {
-    guard !isFinished, isIncluded(value) else { return .none }
+    guard !termination.isTerminated, isIncluded(value) else { return .none }
     return .emit(value)
   }
 
   /// Nothing to do: a filter has no timer.
-  public mutating func timerFired(at now: Instant) -> PacingAction<Value> { .none }
-
+  @inlinable public mutating func timerFired(at now: Instant) -> PacingAction<Value> { .none }
   /// The finish passes at once.
-  public mutating func upstreamFinished(at now: Instant) -> PacingAction<Value> {
-    defer { isFinished = true }
-    return isFinished ? .none : .finish
-  }
-
+  @inlinable public mutating func upstreamFinished(at now: Instant) -> PacingAction<Value> { termination.finish() }
   /// The failure passes at once.
-  public mutating func upstreamFailed(at now: Instant) -> PacingAction<Value> {
-    defer { isFinished = true }
-    return isFinished ? .none : .fail
-  }
+  @inlinable public mutating func upstreamFailed(at now: Instant) -> PacingAction<Value> { termination.fail() }
 }

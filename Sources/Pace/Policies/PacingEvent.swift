@@ -5,24 +5,34 @@
 
 /// One event of a paced sequence: a value, its finish or its failure.
 ///
-/// ``PacingPipeline`` takes and returns events in the order they happen within
-/// one instant:
+/// The one vocabulary of the package: what a policy emits (a ``PacingAction``
+/// is a list of these), what a ``PacingPipeline`` passes from stage to stage,
+/// and what a marble diagram shows (`a`, `|`, `^`).
 ///
-///     let out = pipeline.process([.value("a"), .finished], at: now)  // [.value("a"), .finished]
+///     let action = PacingAction<String>.emitAndFinish("a")
+///     Array(action)  // [.value("a"), .finish]
 public enum PacingEvent<Value> {
   /// A value.
   case value(Value)
-  /// The sequence finished.
-  case finished
-  /// The sequence failed.
-  case failed
+  /// The sequence finishes: `|` in a diagram.
+  case finish
+  /// The sequence fails: `^` in a diagram.
+  case failure
 
   /// Whether this event ends the sequence.
+  @inlinable
   public var isTerminal: Bool {
     switch self {
-    case .finished, .failed: true
+    case .finish, .failure: true
     case .value: false
     }
+  }
+
+  /// The value this event carries, if any.
+  @inlinable
+  public var value: Value? {
+    if case .value(let value) = self { return value }
+    return nil
   }
 }
 

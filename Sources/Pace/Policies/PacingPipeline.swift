@@ -4,31 +4,37 @@
 //===----------------------------------------------------------------------===//
 
 /// A chain of pacing stages, each feeding the next, run by the time rules of
-/// the package's timing contract.
+/// the timing contract; itself a ``PacingStateMachine``, so every driver runs it.
 ///
 /// Within one instant, every stage first handles its input events in order,
 /// then fires its timers that are due at or before that instant; what it emits
-/// becomes the next stage's input at the same instant. A pipeline is itself
-/// pure: its driver passes the instants and keeps one timer for ``deadline``.
+/// becomes the next stage's input at the same instant. As a machine, the
+/// pipeline passes each event through the stages at once, and fires the
+/// stages' due timers, stage by stage, when its driver calls
+/// ``timerFired(at:)`` for its ``deadline`` (its stages' earliest). A driver
+/// that handles an instant's inputs before its timers, as every Pace driver
+/// does, so runs the rule above: `[ab]` through `debounce 0` gives `b`.
 ///
 ///     var pipeline = PacingPipeline<String, ContinuousClock.Instant>([
 ///       DistinctStateMachine(),
-///       try DebounceStateMachine(interval: .milliseconds(300)),
+///       DebounceStateMachine(interval: .milliseconds(300)),
 ///     ])
 ///     let start = ContinuousClock.now
-///     _ = pipeline.start(at: start)
-///     _ = pipeline.process([.value("a"), .value("a")], at: start)      // []
-///     pipeline.deadline                                                 // start + 300 ms
-///     _ = pipeline.process([], at: start + .milliseconds(300))          // [.value("a")]
+///     _ = pipeline.valueReceived("a", at: start)                     // .none
+///     _ = pipeline.valueReceived("a", at: start)                     // .none: distinct drops it
+///     pipeline.deadline                                               // start + 300 ms
+///     _ = pipeline.timerFired(at: start + .milliseconds(300))         // .emit("a")
+///
+/// To chain stages for a closure pacer or an `AsyncSequence`, write them as
+/// ``PacingStage`` values: `Pacer(stages: .distinct(), .debounce(for: .milliseconds(300)))`.
 ///
 /// Once an event that ends the sequence has come out, the pipeline is
 /// ``isTerminated`` and ignores everything after.
-public struct PacingPipeline<Value, Instant: InstantProtocol> {
+public struct PacingPipeline<Value, Instant: InstantProtocol>: Sendable {
   /// A stage of the pipeline.
-  public typealias Stage = any PacingStateMachine<Value, Instant>
+  public typealias Stage = any PacingStateMachine<Value, Instant> & Sendable
 
-  @usableFromInline
-  var stages: [Stage]
+  @usableFromInline var stages: [Stage]
 
   /// Whether the pipeline has delivered its finish or failure.
   public private(set) var isTerminated = false
@@ -39,6 +45,53 @@ public struct PacingPipeline<Value, Instant: InstantProtocol> {
     self.stages = stages
   }
 
+  /// Handles `inputs`, which all happen at `now`, then fires the timers due at
+  /// or before `now`; returns what comes out of the last stage, in order.
+  ///
+  ///     let out = pipeline.process([.value("a"), .finish], at: now)  // [a, finish]
+  public mutating func process(_ inputs: some Sequence<PacingEvent<Value>>, at now: Instant) -> PacingAction<Value> {
+    var action = PacingAction<Value>.none
+    for event in inputs { action.append(event) }
+    var output = run(action, at: now)
+    output.append(contentsOf: timerFired(at: now))
+    return output
+  }
+
+  /// Runs `inputs` through the stages at `now`. Each stage first starts (when
+  /// `starting`), then handles its inputs, then the user's `request` (flush or
+  /// cancel), then fires its due timers (when `firing`); what it emits is the
+  /// next stage's input.
+  private mutating func run(
+    _ inputs: PacingAction<Value>, at now: Instant, starting: Bool = false, firing: Bool = false,
+    request: ((inout Stage) -> PacingAction<Value>)? = nil
+  ) -> PacingAction<Value> {
+    guard !isTerminated else { return .none }
+    var events = inputs
+    for index in stages.indices {
+      var output = PacingAction<Value>.none
+      if starting { output.append(contentsOf: stages[index].started(at: now)) }
+      for event in events where !output.terminates {
+        switch event {
+        case .value(let value): output.append(contentsOf: stages[index].valueReceived(value, at: now))
+        case .finish: output.append(contentsOf: stages[index].upstreamFinished(at: now))
+        case .failure: output.append(contentsOf: stages[index].upstreamFailed(at: now))
+        }
+      }
+      if let request, !output.terminates { output.append(contentsOf: request(&stages[index])) }
+      while firing, !output.terminates, let deadline = stages[index].deadline, deadline <= now {
+        let action = stages[index].timerFired(at: now)
+        output.append(contentsOf: action)
+        // A stage that neither acts nor moves its deadline would loop forever.
+        if action.isEmpty, stages[index].deadline == deadline { break }
+      }
+      events = output
+    }
+    if events.terminates { isTerminated = true }
+    return events
+  }
+}
+
+extension PacingPipeline: PacingStateMachine {
   /// The earliest instant at which a stage needs its timer, or `nil`.
   public var deadline: Instant? {
     guard !isTerminated else { return nil }
@@ -49,60 +102,45 @@ public struct PacingPipeline<Value, Instant: InstantProtocol> {
     return earliest
   }
 
+  /// Whether a stage holds a value back.
+  public var hasPendingValue: Bool {
+    !isTerminated && stages.contains { $0.hasPendingValue }
+  }
+
   /// Tells every stage that the input starts at `now`; returns what comes out
   /// (for instance the finish of `take 0`).
-  public mutating func start(at now: Instant) -> [PacingEvent<Value>] {
-    run([], at: now, starting: true)
+  public mutating func started(at now: Instant) -> PacingAction<Value> {
+    run(.none, at: now, starting: true)
   }
 
-  /// Handles `inputs`, which all happen at `now`, then fires the timers due at
-  /// or before `now`; returns what comes out of the last stage, in order.
-  ///
-  /// Call it with no inputs when the timer for ``deadline`` fires.
-  public mutating func process(_ inputs: [PacingEvent<Value>], at now: Instant) -> [PacingEvent<Value>] {
-    run(inputs, at: now, starting: false)
+  /// Runs `value` through the stages at `now`; their timers fire at ``timerFired(at:)``.
+  public mutating func valueReceived(_ value: Value, at now: Instant) -> PacingAction<Value> {
+    run(.emit(value), at: now)
   }
 
-  private mutating func run(_ inputs: [PacingEvent<Value>], at now: Instant, starting: Bool) -> [PacingEvent<Value>] {
-    guard !isTerminated else { return [] }
-    var events = inputs
-    for index in stages.indices {
-      var output = StageOutput()
-      if starting { output.append(stages[index].started(at: now)) }
-      for event in events where !output.terminated {
-        switch event {
-        case .value(let value): output.append(stages[index].valueReceived(value, at: now))
-        case .finished: output.append(stages[index].upstreamFinished(at: now))
-        case .failed: output.append(stages[index].upstreamFailed(at: now))
-        }
-      }
-      while !output.terminated, let deadline = stages[index].deadline, deadline <= now {
-        let action = stages[index].timerFired(at: now)
-        output.append(action)
-        // A stage that neither acts nor moves its deadline would loop forever.
-        if case .none = action, stages[index].deadline == deadline { break }
-      }
-      events = output.events
-    }
-    if events.contains(where: \.isTerminal) { isTerminated = true }
-    return events
+  /// Fires the stages' timers due at or before `now`.
+  public mutating func timerFired(at now: Instant) -> PacingAction<Value> {
+    run(.none, at: now, firing: true)
   }
 
-  /// The events one stage emits within one instant; nothing after its termination.
-  private struct StageOutput {
-    var events: [PacingEvent<Value>] = []
-    var terminated = false
+  /// Runs the finish through the stages at `now`.
+  public mutating func upstreamFinished(at now: Instant) -> PacingAction<Value> {
+    run(.finish, at: now)
+  }
 
-    mutating func append(_ action: PacingAction<Value>) {
-      guard !terminated else { return }
-      switch action {
-      case .none: break
-      case .emit(let value): events.append(.value(value))
-      case .finish: events.append(.finished)
-      case .emitAndFinish(let value): events.append(contentsOf: [.value(value), .finished])
-      case .fail: events.append(.failed)
-      }
-      terminated = action.terminates
-    }
+  /// Runs the failure through the stages at `now`.
+  public mutating func upstreamFailed(at now: Instant) -> PacingAction<Value> {
+    run(.fail, at: now)
+  }
+
+  /// Flushes every stage, left to right; a flushed value flows through the
+  /// stages after its own.
+  public mutating func flushRequested(at now: Instant) -> PacingAction<Value> {
+    run(.none, at: now) { $0.flushRequested(at: now) }
+  }
+
+  /// Drops what every stage holds back.
+  public mutating func cancelled(at now: Instant) -> PacingAction<Value> {
+    run(.none, at: now) { $0.cancelled(at: now) }
   }
 }

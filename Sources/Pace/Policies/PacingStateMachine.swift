@@ -6,23 +6,31 @@
 /// A pure description of one operator's timing: told what happened and when,
 /// it answers what to deliver and when it next needs to be woken.
 ///
-/// A state machine never reads a clock, takes a lock, starts a task, allocates
-/// or calls user code. Every driver — the closure pacers, the `AsyncSequence`
-/// operators, the command-line tool and the marble runner of `PaceTesting` —
-/// runs the same machines, so they cannot disagree. The contract each machine
-/// implements is written as marble diagrams in the package's `MARBLES.md`.
+/// A state machine never reads a clock, takes a lock, starts a task or
+/// allocates, and the timed policies call no user code (a filter or distinct
+/// stage calls the predicate it was given, nothing else). Every driver — the
+/// closure pacers, the `AsyncSequence` operators, the command-line tool and
+/// the marble runner of `PaceTesting` — runs the same machines, so they cannot
+/// disagree. The contract the machines implement is written as marble diagrams
+/// in <doc:TimingContract>.
 ///
-/// A driver keeps at most one timer per machine. After every event it reads
-/// ``deadline``; when the timer fires it calls ``timerFired(at:)`` and re-arms
-/// for the new deadline. A timer that fires before the current deadline (because
-/// a later value moved it) is harmless: the machine answers ``PacingAction/none``.
-///
-///     var debounce = try DebounceStateMachine<String, ContinuousClock.Instant>(interval: .milliseconds(300))
+///     var debounce = DebounceStateMachine<String, ContinuousClock.Instant>(interval: .milliseconds(300))
 ///     let start = ContinuousClock.now
 ///     _ = debounce.valueReceived("swi", at: start)                           // .none
 ///     _ = debounce.valueReceived("swift", at: start + .milliseconds(100))     // .none
 ///     debounce.deadline                                                       // start + 400 ms
 ///     _ = debounce.timerFired(at: start + .milliseconds(400))                 // .emit("swift")
+///
+/// ## The deadline contract
+///
+/// After every event a driver reads ``deadline`` and keeps one timer for it.
+/// Any event may move the deadline, later or earlier:
+/// - A driver arms its timer again when the deadline moves *earlier* than the
+///   armed one, so a machine is always woken on time.
+/// - When it moves *later*, a driver may leave the armed timer alone. The
+///   timer then fires early, and the machine must answer ``PacingAction/none``
+///   to a ``timerFired(at:)`` before its deadline; the driver then re-arms.
+/// - Firing after the deadline acts as of the instant given.
 ///
 /// Once a machine has returned an action that ``PacingAction/terminates``, it
 /// ignores every later event and its ``deadline`` is `nil`.
@@ -35,6 +43,9 @@ public protocol PacingStateMachine<Value, Instant> {
   /// The instant at which the machine next needs ``timerFired(at:)``, or `nil`
   /// when it waits for nothing.
   var deadline: Instant? { get }
+
+  /// Whether a value waits to be emitted. `false` by default.
+  var hasPendingValue: Bool { get }
 
   /// The input starts at `now`, before any value. Most machines answer
   /// ``PacingAction/none``; `take(0)` finishes here.
@@ -54,10 +65,30 @@ public protocol PacingStateMachine<Value, Instant> {
   /// The input failed at `now`. Anything pending is dropped and the machine
   /// answers ``PacingAction/fail`` at once.
   mutating func upstreamFailed(at now: Instant) -> PacingAction<Value>
+
+  /// The user asked for the pending value now (a pacer's `flush()`). Nothing
+  /// happens by default.
+  mutating func flushRequested(at now: Instant) -> PacingAction<Value>
+
+  /// The user dropped the pending value at `now` (a pacer's `cancel()`). What was
+  /// already emitted is not taken back. Nothing happens by default.
+  mutating func cancelled(at now: Instant) -> PacingAction<Value>
 }
 
 extension PacingStateMachine {
+  /// No value waits.
+  @inlinable
+  public var hasPendingValue: Bool { false }
+
   /// Nothing happens at the start of the input.
   @inlinable
   public mutating func started(at now: Instant) -> PacingAction<Value> { .none }
+
+  /// Nothing to flush.
+  @inlinable
+  public mutating func flushRequested(at now: Instant) -> PacingAction<Value> { .none }
+
+  /// Nothing to cancel.
+  @inlinable
+  public mutating func cancelled(at now: Instant) -> PacingAction<Value> { .none }
 }

@@ -9,28 +9,27 @@
 ///     skip 2:   --cd|
 ///
 /// Finish and failure pass at once.
-public struct SkipStateMachine<Value, Instant: InstantProtocol> {
+public struct SkipStateMachine<Value, Instant: InstantProtocol>: Sendable {
   /// How many values are still to be dropped.
   public private(set) var remaining: Int
-  @usableFromInline
-  var isFinished = false
+  @usableFromInline var termination = Termination()
 
-  /// Creates a stage that drops the first `count` values.
+  /// Creates a stage that drops the first `count` values; a negative count
+  /// counts as zero.
   ///
-  /// - Throws: ``PacingConfigurationError/negativeCount(parameter:)`` for a negative count.
-  public init(count: Int) throws(PacingConfigurationError) {
-    guard count >= 0 else { throw .negativeCount(parameter: "skip count") }
-    remaining = count
+  ///     let afterInitial = SkipStateMachine<String, ContinuousClock.Instant>(count: 1)
+  public init(count: Int) {
+    remaining = Swift.max(count, 0)
   }
 
   /// Always `nil`: skip never waits.
-  public var deadline: Instant? { nil }
+  @inlinable public var deadline: Instant? { nil }
 }
 
 extension SkipStateMachine: PacingStateMachine {
   /// Drops `value` while values remain to be skipped; lets it through after.
   public mutating func valueReceived(_ value: Value, at now: Instant) -> PacingAction<Value> {
-    guard !isFinished else { return .none }
+    guard !termination.isTerminated else { return .none }
     guard remaining == 0 else {
       remaining -= 1
       return .none
@@ -39,19 +38,9 @@ extension SkipStateMachine: PacingStateMachine {
   }
 
   /// Nothing to do: skip has no timer.
-  public mutating func timerFired(at now: Instant) -> PacingAction<Value> { .none }
-
+  @inlinable public mutating func timerFired(at now: Instant) -> PacingAction<Value> { .none }
   /// The finish passes at once.
-  public mutating func upstreamFinished(at now: Instant) -> PacingAction<Value> {
-    defer { isFinished = true }
-    return isFinished ? .none : .finish
-  }
-
+  @inlinable public mutating func upstreamFinished(at now: Instant) -> PacingAction<Value> { termination.finish() }
   /// The failure passes at once.
-  public mutating func upstreamFailed(at now: Instant) -> PacingAction<Value> {
-    defer { isFinished = true }
-    return isFinished ? .none : .fail
-  }
+  @inlinable public mutating func upstreamFailed(at now: Instant) -> PacingAction<Value> { termination.fail() }
 }
-
-extension SkipStateMachine: Sendable {}

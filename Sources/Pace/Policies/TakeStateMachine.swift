@@ -10,62 +10,47 @@
 ///
 /// `take 0` finishes when the input starts, before any value. Finish and
 /// failure that arrive before the count is reached pass at once.
-public struct TakeStateMachine<Value, Instant: InstantProtocol> {
+public struct TakeStateMachine<Value, Instant: InstantProtocol>: Sendable {
   /// How many values may still pass.
   public private(set) var remaining: Int
-  @usableFromInline
-  var isFinished = false
+  @usableFromInline var termination = Termination()
 
-  /// Creates a stage that lets `count` values through, then finishes.
+  /// Creates a stage that lets `count` values through, then finishes; a
+  /// negative count counts as zero.
   ///
-  /// - Throws: ``PacingConfigurationError/negativeCount(parameter:)`` for a negative count.
-  public init(count: Int) throws(PacingConfigurationError) {
-    guard count >= 0 else { throw .negativeCount(parameter: "take count") }
-    remaining = count
+  ///     let firstThree = TakeStateMachine<String, ContinuousClock.Instant>(count: 3)
+  public init(count: Int) {
+    remaining = Swift.max(count, 0)
   }
 
   /// Always `nil`: take never waits.
-  public var deadline: Instant? { nil }
+  @inlinable public var deadline: Instant? { nil }
 }
 
 extension TakeStateMachine: PacingStateMachine {
   /// With nothing to take, the sequence finishes as soon as it starts.
   public mutating func started(at now: Instant) -> PacingAction<Value> {
-    guard !isFinished, remaining == 0 else { return .none }
-    isFinished = true
-    return .finish
+    guard remaining == 0 else { return .none }
+    return termination.finish()
   }
 
   /// Lets `value` through; the last one allowed finishes the sequence with it.
   public mutating func valueReceived(_ value: Value, at now: Instant) -> PacingAction<Value> {
-    guard !isFinished else { return .none }
+    guard !termination.isTerminated else { return .none }
     guard remaining > 0 else {
       // `started(at:)` was skipped by the driver: finish now, without the value.
-      isFinished = true
-      return .finish
+      return termination.finish()
     }
     remaining -= 1
-    if remaining == 0 {
-      isFinished = true
-      return .emitAndFinish(value)
-    }
-    return .emit(value)
+    guard remaining == 0 else { return .emit(value) }
+    termination.isTerminated = true
+    return .emitAndFinish(value)
   }
 
   /// Nothing to do: take has no timer.
-  public mutating func timerFired(at now: Instant) -> PacingAction<Value> { .none }
-
+  @inlinable public mutating func timerFired(at now: Instant) -> PacingAction<Value> { .none }
   /// The finish passes at once.
-  public mutating func upstreamFinished(at now: Instant) -> PacingAction<Value> {
-    defer { isFinished = true }
-    return isFinished ? .none : .finish
-  }
-
+  @inlinable public mutating func upstreamFinished(at now: Instant) -> PacingAction<Value> { termination.finish() }
   /// The failure passes at once.
-  public mutating func upstreamFailed(at now: Instant) -> PacingAction<Value> {
-    defer { isFinished = true }
-    return isFinished ? .none : .fail
-  }
+  @inlinable public mutating func upstreamFailed(at now: Instant) -> PacingAction<Value> { termination.fail() }
 }
-
-extension TakeStateMachine: Sendable {}

@@ -46,25 +46,26 @@ public struct ThrottleStateMachine<Value, Instant: InstantProtocol> {
 
   /// Creates a throttle policy.
   ///
+  ///     let progress = ThrottleStateMachine<Double, ContinuousClock.Instant>(interval: .milliseconds(100))
+  ///     let taps = ThrottleStateMachine<Int, ContinuousClock.Instant>(interval: .seconds(1), edges: .leading)
+  ///
   /// - Parameters:
-  ///   - interval: The shortest time between two emissions. Zero never delays.
-  ///   - leading: Emit a value that arrives while idle at once. Defaults to `true`.
-  ///   - trailing: Emit a window's latest value when it ends. Defaults to `true`.
-  /// - Throws: ``PacingConfigurationError`` for a negative interval or for
-  ///   neither edge.
-  public init(
-    interval: Instant.Duration,
-    leading: Bool = true,
-    trailing: Bool = true
-  ) throws(PacingConfigurationError) {
-    guard interval >= .zero else { throw .negativeDuration(parameter: "throttle interval") }
-    guard leading || trailing else { throw .neverEmits(operator: "throttle") }
-    self.interval = interval
-    self.leading = leading
-    self.trailing = trailing
+  ///   - interval: The shortest time between two emissions. Zero never delays;
+  ///     a negative interval counts as zero.
+  ///   - edges: Which values are emitted; ``ThrottleEdges/both`` by default.
+  public init(interval: Instant.Duration, edges: ThrottleEdges = .default) {
+    self.interval = Swift.max(interval, .zero)
+    self.leading = edges.leading
+    self.trailing = edges.trailing
+  }
+
+  /// The edges this throttle emits.
+  public var edges: ThrottleEdges {
+    leading ? (trailing ? .both : .leading) : .trailing
   }
 
   /// Whether a value waits for the end of the window.
+  @inlinable
   public var hasPendingValue: Bool {
     switch state {
     case .window(_, let pending): pending != nil
@@ -192,7 +193,7 @@ extension ThrottleStateMachine {
   /// Drops the pending value; nothing is emitted. An open window stays open, so
   /// the rate still holds after a cancel.
   @inlinable
-  public mutating func cancelled() -> PacingAction<Value> {
+  public mutating func cancelled(at now: Instant) -> PacingAction<Value> {
     switch state {
     case .window(let end, _):
       // The window keeps the rate; only its value is dropped.

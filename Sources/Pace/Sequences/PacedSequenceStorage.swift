@@ -3,9 +3,9 @@
 // Licensed under Apache License v2.0. See LICENSE.txt for license information.
 //===----------------------------------------------------------------------===//
 
-/// The driver behind ``AsyncDebouncedSequence`` and ``AsyncThrottledSequence``:
-/// a producer task consumes the base and feeds the policy; the policy's timer
-/// and the producer put what it emits in a buffer that `next()` takes from.
+/// The shell that runs a ``DriverCore`` for ``AsyncPacedSequence``: a producer
+/// task consumes the base and feeds the policy; the outbox is drained by
+/// `next()`.
 ///
 /// Cancelling the consumer, or dropping the iterator, ends the sequence,
 /// cancels the producer (so the base is no longer consumed) and the timer.
@@ -17,21 +17,12 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
   @usableFromInline typealias Consumer = CheckedContinuation<Result<Element?, Failure>, Never>
 
   @usableFromInline
-  enum Output {
-    case element(Element)
-    case finished
-    case failed(Failure)
-  }
-
-  @usableFromInline
   struct State {
-    @usableFromInline var machine: Machine
-    /// Whether the clock holds a timer for this sequence.
-    @usableFromInline var isTimerArmed = false
+    @usableFromInline var core: DriverCore<Machine>
     @usableFromInline var producer: Task<Void, Never>?
     @usableFromInline var isStarted = false
-    /// Emitted but not yet returned by `next()`, oldest first.
-    @usableFromInline var outputs: [Output] = []
+    /// The base's error, thrown when the policy's failure comes out.
+    @usableFromInline var failure: Failure?
     /// The consumer suspended in `next()`, if any.
     @usableFromInline var consumer: Consumer?
     /// Whether `next()` returned the end (or the sequence was cancelled).
@@ -39,22 +30,27 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
     /// Upstream values, finishes and failures the policy has been told about.
     @usableFromInline var upstreamEventsHandled = 0
     @usableFromInline var handledWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
-    /// Side effects of upstream events, to perform once the lock is released.
-    var deferred: [Resumption] = []
 
-    init(machine: Machine) {
-      self.machine = machine
+    init(core: DriverCore<Machine>) {
+      self.core = core
     }
   }
 
   @usableFromInline let state: LockedState<State>
   @usableFromInline let base: Base
-  @usableFromInline let clock: any DriverClock
 
-  init(base: Base, machine: Machine, clock: any DriverClock) {
+  init(base: Base, machine: Machine, scheduler: any TimerScheduler) {
     self.base = base
-    self.state = LockedState(State(machine: machine))
-    self.clock = clock
+    self.state = LockedState(State(core: DriverCore(machine: machine, scheduler: scheduler)))
+  }
+
+  /// What the timer calls: a function of the storage that captures nothing.
+  @inlinable
+  static var fire: TimerCallback {
+    { storage, _ in
+      unsafeDowncast(storage, to: PacedSequenceStorage.self).timerFired()
+      return nil
+    }
   }
 
   // MARK: Consumer
@@ -78,7 +74,7 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
 
   /// Whether `next()` would return without suspending.
   func hasOutput() -> Bool {
-    state.withLock { !$0.outputs.isEmpty || $0.isDone }
+    state.withLock { !$0.core.outbox.isEmpty || $0.isDone }
   }
 
   /// Ends the sequence: the consumer gets `nil`; the producer and timer stop.
@@ -86,15 +82,9 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
   func cancel() {
     let (consumer, producer, waiters) = state.withLock { state in
       state.isDone = true
-      state.outputs.removeAll()
-      let consumer = state.consumer
-      state.consumer = nil
-      let producer = state.producer
-      state.producer = nil
-      let waiters = state.handledWaiters.map(\.continuation)
-      state.handledWaiters = []
-      disarmTimer(&state)
-      return (consumer, producer, waiters)
+      state.core.shutDown(owner: self)
+      defer { (state.consumer, state.producer, state.handledWaiters) = (nil, nil, []) }
+      return (state.consumer, state.producer, state.handledWaiters.map(\.continuation))
     }
     producer?.cancel()
     consumer?.resume(returning: .success(nil))
@@ -115,13 +105,16 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
     }
   }
 
-  /// Starts the producer. Inlined into the client with `next()`, so that the
-  /// producer's loop is specialised for the base and element types. The task
-  /// holds the storage strongly: the iterator's lifetime cancels it.
+  /// Starts the producer, and tells the policy the input starts. Inlined into
+  /// the client with `next()`, so that the producer's loop is specialised for
+  /// the base and element types. The task holds the storage strongly: the
+  /// iterator's lifetime cancels it.
   @inlinable
   func startIfNeeded(_ state: inout State) {
     guard !state.isStarted else { return }
     state.isStarted = true
+    let action = state.core.machine.started(at: state.core.now)
+    _ = state.core.apply(action, owner: self, fire: Self.fire)
     state.producer = Task { [self, base] in
       var iterator = base.makeAsyncIterator()
       do throws(Failure) {
@@ -129,63 +122,62 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
           guard !Task.isCancelled else { return }
           self.elementProduced(element)
         }
-        self.upstreamEvent { state, now in state.machine.upstreamFinished(at: now) }
+        self.upstreamEvent { state in state.core.machine.upstreamFinished(at: state.core.now) }
       } catch {
-        self.upstreamEvent(failure: error) { state, now in state.machine.upstreamFailed(at: now) }
+        self.upstreamEvent(failure: error) { state in state.core.machine.upstreamFailed(at: state.core.now) }
       }
     }
   }
 
-  /// The base produced an element: the per-element hot path. It handles only
-  /// trivial values: emissions, waiters and timers are settled out of line
-  /// under the same lock, and their side effects performed after it.
+  /// The base produced an element: the per-element hot path. When the policy
+  /// only moved its deadline later and nobody waits, nothing else happens.
   ///
   /// The clock is read under the lock (here, at upstream events and at the
   /// timer), so the instants the policy sees never go backwards, although
   /// the timer fires on another thread than the producer's.
   @inlinable
   func elementProduced(_ element: Element) {
-    let hasEffects = state.withLock { state -> Bool in
-      guard !state.isDone else { return false }
-      let action = state.machine.valueReceived(element, at: clock.now)
+    upstreamEvent { state in state.core.machine.valueReceived(element, at: state.core.now) }
+  }
+
+  /// Runs one upstream event on the policy under the lock; then resumes the
+  /// consumer and the waiters it concerns, outside it.
+  @inlinable
+  func upstreamEvent(failure: Failure? = nil, _ event: (inout State) -> PacingAction<Element>) {
+    let resumption = state.withLock { state -> Resumption? in
+      guard !state.isDone else { return nil }
+      if let failure { state.failure = failure }
+      let emitted = state.core.apply(event(&state), owner: self, fire: Self.fire)
       state.upstreamEventsHandled &+= 1
-      if case .none = action, state.handledWaiters.isEmpty, state.isTimerArmed || state.machine.deadline == nil {
-        return false  // The common case: the policy only moved its deadline.
-      }
-      deferEffects(of: action, &state)
-      return true
+      guard emitted || !state.handledWaiters.isEmpty else { return nil }  // The common case.
+      return settle(&state)
     }
-    if hasEffects { performDeferredEffects() }
+    resumption?.perform()
   }
 
-  /// Settles an upstream element's action under the lock; its side effects
-  /// wait in the state for ``performDeferredEffects()``.
+  /// The timer fired: run the policy as of now, follow its deadline, and
+  /// hand an output to a waiting consumer.
   @usableFromInline
-  func deferEffects(of action: PacingAction<Element>, _ state: inout State) {
-    state.deferred.append(afterUpstreamEvent(action, failure: nil, &state))
-  }
-
-  /// Performs the side effects that upstream events left, in order.
-  @usableFromInline
-  func performDeferredEffects() {
-    let deferred = state.withLock { state -> [Resumption] in
-      defer { state.deferred.removeAll(keepingCapacity: true) }
-      return state.deferred
+  func timerFired() {
+    let resumption = state.withLock { state -> Resumption? in
+      guard !state.isDone else { return nil }
+      state.core.timerFired()
+      let action = state.core.machine.timerFired(at: state.core.now)
+      guard state.core.apply(action, owner: self, fire: Self.fire) else { return nil }
+      return settle(&state)
     }
-    for resumption in deferred { resumption.perform() }
+    resumption?.perform()
   }
 
-  /// What to resume or cancel once the lock is released.
+  /// What to resume once the lock is released.
   @usableFromInline
   struct Resumption {
     @usableFromInline var consumer: Consumer?
     @usableFromInline var result: Result<Element?, Failure>?
-    @usableFromInline var waiters: [CheckedContinuation<Void, Never>] = []
+    @usableFromInline var waiters: [CheckedContinuation<Void, Never>]
 
     @usableFromInline
-    init(
-      consumer: Consumer?, result: Result<Element?, Failure>?, waiters: [CheckedContinuation<Void, Never>]
-    ) {
+    init(consumer: Consumer?, result: Result<Element?, Failure>?, waiters: [CheckedContinuation<Void, Never>]) {
       self.consumer = consumer
       self.result = result
       self.waiters = waiters
@@ -198,100 +190,36 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
     }
   }
 
-  /// Takes the oldest output for the consumer; nil when there is none yet.
+  /// Under the lock: hands the oldest output to a waiting consumer, and
+  /// collects the waiters whose count is reached.
   @usableFromInline
-  func takeOutput(_ state: inout State) -> Result<Element?, Failure>? {
-    guard !state.outputs.isEmpty else { return state.isDone ? .success(nil) : nil }
-    switch state.outputs.removeFirst() {
-    case .element(let element):
-      return .success(element)
-    case .finished:
-      state.isDone = true
-      return .success(nil)
-    case .failed(let error):
-      state.isDone = true
-      return .failure(error)
-    }
-  }
-
-  // MARK: Producer and timer
-
-  /// The base finished or failed.
-  @usableFromInline
-  func upstreamEvent(failure: Failure? = nil, _ event: (inout State, DriverInstant) -> PacingAction<Element>) {
-    let resumption = state.withLock { state -> Resumption? in
-      guard !state.isDone else { return nil }
-      let action = event(&state, clock.now)
-      state.upstreamEventsHandled &+= 1
-      return afterUpstreamEvent(action, failure: failure, &state)
-    }
-    resumption?.perform()
-  }
-
-  /// After the policy handled an upstream event: buffer what it emitted, arm
-  /// or let go of the timer, hand an output to a waiting consumer, and collect
-  /// the waiters whose count is reached.
-  @usableFromInline
-  func afterUpstreamEvent(_ action: PacingAction<Element>, failure: Failure?, _ state: inout State) -> Resumption {
-    enqueue(action, failure: failure, &state)
-    armTimerIfNeeded(&state)
+  func settle(_ state: inout State) -> Resumption {
     let handled = state.upstreamEventsHandled
     let waiters = state.handledWaiters.filter { $0.count <= handled }.map(\.continuation)
     state.handledWaiters.removeAll { $0.count <= handled }
-    let (consumer, result) = deliverIfWaiting(&state)
-    if state.machine.deadline == nil { disarmTimer(&state) }
-    return Resumption(consumer: consumer, result: result, waiters: waiters)
-  }
-
-  /// Arms the timer when the policy waits for a deadline and none is armed.
-  /// The clock's callback holds the storage until it fires or is disarmed;
-  /// the iterator's lifetime cancels the sequence, which disarms it.
-  private func armTimerIfNeeded(_ state: inout State) {
-    guard !state.isTimerArmed, let deadline = state.machine.deadline else { return }
-    state.isTimerArmed = true
-    clock.schedule(TimerOwner(self), at: deadline) { storage, _ in
-      unsafeDowncast(storage, to: PacedSequenceStorage.self).timerFired()
-      return nil
+    guard state.consumer != nil, let result = takeOutput(&state) else {
+      return Resumption(consumer: nil, result: nil, waiters: waiters)
     }
-  }
-
-  /// The timer fired: run the policy, arm again if it still waits, and hand
-  /// an output to a waiting consumer.
-  private func timerFired() {
-    let (consumer, result) = state.withLock { state -> (Consumer?, Result<Element?, Failure>?) in
-      // Not armed: a timer let go by the end of the sequence that fired anyway.
-      guard state.isTimerArmed, !state.isDone else { return (nil, nil) }
-      enqueue(state.machine.timerFired(at: clock.now), failure: nil, &state)
-      state.isTimerArmed = false
-      armTimerIfNeeded(&state)
-      return deliverIfWaiting(&state)
-    }
-    if let consumer, let result { consumer.resume(returning: result) }
-  }
-
-  private func disarmTimer(_ state: inout State) {
-    guard state.isTimerArmed else { return }
-    state.isTimerArmed = false
-    clock.unschedule(ObjectIdentifier(self))
-  }
-
-  private func enqueue(_ action: PacingAction<Element>, failure: Failure?, _ state: inout State) {
-    switch action {
-    case .none: break
-    case .emit(let element): state.outputs.append(.element(element))
-    case .finish: state.outputs.append(.finished)
-    case .emitAndFinish(let element): state.outputs.append(contentsOf: [.element(element), .finished])
-    case .fail:
-      // Only an upstream failure makes a policy fail, and it passes its error.
-      if let failure { state.outputs.append(.failed(failure)) }
-    }
-  }
-
-  /// Hands the oldest output to a consumer suspended in `next()`, if there is one.
-  private func deliverIfWaiting(_ state: inout State) -> (Consumer?, Result<Element?, Failure>?) {
-    guard state.consumer != nil, let result = takeOutput(&state) else { return (nil, nil) }
     defer { state.consumer = nil }
-    return (state.consumer, result)
+    return Resumption(consumer: state.consumer, result: result, waiters: waiters)
+  }
+
+  /// Takes the oldest output for the consumer; nil when there is none yet.
+  @usableFromInline
+  func takeOutput(_ state: inout State) -> Result<Element?, Failure>? {
+    guard let event = state.core.takeNext() else { return state.isDone ? .success(nil) : nil }
+    switch event {
+    case .value(let element):
+      return .success(element)
+    case .finish:
+      state.isDone = true
+      return .success(nil)
+    case .failure:
+      state.isDone = true
+      // Only an upstream failure makes a policy fail, and the base passed its error.
+      guard let failure = state.failure else { return .success(nil) }
+      return .failure(failure)
+    }
   }
 }
 

@@ -1,0 +1,49 @@
+// swift-tools-version: 6.2
+//===----------------------------------------------------------------------===//
+// This source file is part of the Pace open source project.
+// Licensed under Apache License v2.0. See LICENSE.txt for license information.
+//===----------------------------------------------------------------------===//
+
+// The `pace` command line, a package of its own, so that a package that
+// depends on Pace never fetches swift-argument-parser.
+//
+//   swift run --package-path CLI pace --help
+
+import PackageDescription
+
+let package = Package(
+  name: "pace",
+  platforms: [.macOS(.v15)],
+  products: [
+    .executable(name: "pace", targets: ["pace"])
+  ],
+  dependencies: [
+    .package(name: "Pace", path: ".."),
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+  ],
+  targets: [
+    .executableTarget(
+      name: "pace",
+      dependencies: [
+        .product(name: "Pace", package: "Pace"),
+        .product(name: "PaceMarbles", package: "Pace"),
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .testTarget(
+      name: "paceTests",
+      dependencies: [
+        "pace",
+        .product(name: "Pace", package: "Pace"),
+        .product(name: "PaceMarbles", package: "Pace"),
+      ]
+    ),
+  ]
+)
+
+for target in package.targets {
+  var settings = target.swiftSettings ?? []
+  settings.append(.enableUpcomingFeature("ExistentialAny"))
+  settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+  target.swiftSettings = settings
+}

@@ -1,0 +1,195 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Pace open source project.
+// Licensed under Apache License v2.0. See LICENSE.txt for license information.
+//===----------------------------------------------------------------------===//
+
+/// The shell that runs a ``DriverCore`` for ``Pacer``: values arrive by
+/// `send`, and leave by one delivery at a time that drains the outbox into the
+/// handler, in order, on the handler's isolation.
+///
+/// `send` takes the lock, reads the clock, updates the policy and returns; it
+/// arms a timer only when the deadline moves earlier than the armed one.
+/// Every emission — a leading edge at `send`, a trailing one at the timer, a
+/// flush — goes through the outbox and the one delivery path, so handler
+/// calls keep the order and the spacing the policy gave them, and a `cancel`
+/// never takes back a value the policy already emitted.
+///
+/// The state and the lock are one allocation (this object). Nearly everything
+/// is `@inlinable`, so that it is compiled in the user's module, specialised
+/// for the pacer's `Value`: a firing wakes a thread whose caches have gone
+/// cold, where unspecialised generic code costs tens of microseconds.
+@usableFromInline
+final class PacerDriver<Machine: PacingStateMachine & Sendable>: LockStorage<PacerState<Machine>>
+where Machine.Instant == DriverInstant, Machine.Value: Sendable {
+  @usableFromInline typealias Value = Machine.Value
+  @usableFromInline typealias State = PacerState<Machine>
+
+
+  /// A driver whose input starts now: the policy is told so (a `take 0`
+  /// finishes here).
+  static func make(
+    machine: Machine, scheduler: any TimerScheduler, handler: PacerHandler<Value>, delivery: PacerDelivery
+  ) -> PacerDriver {
+    let driver = make(
+      State(core: DriverCore(machine: machine, scheduler: scheduler), handler: handler, delivery: delivery))
+    driver.perform { state in state.core.machine.started(at: state.core.now) }
+    return driver
+  }
+
+  /// What the timer calls: a function of the driver that captures nothing,
+  /// formed here, in code specialised for `Machine`.
+  @inlinable
+  static var fire: TimerCallback {
+    { driver, onTimerThread in unsafeDowncast(driver, to: PacerDriver.self).timerFired(onTimerThread: onTimerThread) }
+  }
+
+  // MARK: Events
+
+  /// The hot path: update the policy under the lock, return. Arming a timer
+  /// and delivering happen only when needed.
+  ///
+  /// The clock is read under the lock, so the instants a policy sees never go
+  /// backwards, whichever threads send.
+  @inlinable
+  func send(_ value: Value) {
+    perform { state in state.core.machine.valueReceived(value, at: state.core.now) }
+  }
+
+  @inlinable
+  func flush() {
+    perform { state in state.core.machine.flushRequested(at: state.core.now) }
+  }
+
+  @inlinable
+  func finish() {
+    perform { state in state.core.machine.upstreamFinished(at: state.core.now) }
+  }
+
+  /// The input failed: the policy drops what it holds back (for the marble
+  /// runner, which runs `^` through a pacer).
+  @inlinable
+  func fail() {
+    perform { state in state.core.machine.upstreamFailed(at: state.core.now) }
+  }
+
+  /// Drops what the policy holds back; what it already emitted is delivered.
+  @inlinable
+  func cancel() {
+    perform { state in state.core.machine.cancelled(at: state.core.now) }
+  }
+
+  /// Runs one event on the policy under the lock, then starts a delivery
+  /// outside it if the outbox received something and none is running.
+  @inlinable
+  func perform(_ event: (inout State) -> PacingAction<Value>) {
+    let delivery = withLock { state -> Delivery? in
+      guard !state.core.isShutDown else { return nil }
+      let action = event(&state)
+      guard state.core.apply(action, owner: self, fire: Self.fire) else { return nil }
+      return beginDelivery(&state)
+    }
+    if let delivery { start(delivery) }
+  }
+
+  var isPending: Bool {
+    withLock { $0.core.hasPendingValue }
+  }
+
+  /// How the policy ended, once everything before it has been delivered.
+  var termination: PacingEvent<Value>? {
+    withLock { state in
+      guard state.core.isTerminated, !state.isDelivering, state.core.outbox.isEmpty else { return nil }
+      return state.core.isFailed ? .failure : .finish
+    }
+  }
+
+  /// The pacer is gone: drop what is pending, let the timer go, deliver nothing more.
+  func shutDown() {
+    withLock { $0.core.shutDown(owner: self) }
+  }
+
+  // MARK: Timer
+
+  /// The timer fired: run the policy as of now, follow its deadline, deliver.
+  /// On the timer thread, with inline delivery and a handler with no
+  /// isolation, the delivery runs right there; otherwise in a task.
+  @inlinable
+  func timerFired(onTimerThread: Bool) -> TimerDelivery? {
+    let delivery = withLock { state -> Delivery? in
+      guard !state.core.isShutDown else { return nil }
+      state.core.timerFired()
+      let action = state.core.machine.timerFired(at: state.core.now)
+      guard state.core.apply(action, owner: self, fire: Self.fire) else { return nil }
+      return beginDelivery(&state)
+    }
+    guard let delivery else { return nil }
+    if onTimerThread, delivery.isInline {
+      // The timer thread awaits it at once: no task, no hop.
+      return { driver in await unsafeDowncast(driver, to: PacerDriver.self).deliver(isolation: nil) }
+    }
+    start(delivery)
+    return nil
+  }
+
+  // MARK: Delivery
+
+  /// A delivery to start once the lock is released.
+  @usableFromInline
+  struct Delivery {
+    /// The actor to deliver on, or `nil` for none.
+    @usableFromInline let isolation: (any Actor)?
+    /// Whether it may run inline on the timer thread.
+    @usableFromInline let isInline: Bool
+
+    @inlinable
+    init(isolation: (any Actor)?, isInline: Bool) {
+      self.isolation = isolation
+      self.isInline = isInline
+    }
+  }
+
+  /// Under the lock: a delivery must start if none runs; `nil` when one runs
+  /// already (it will take what was just added) or the owner is gone.
+  @inlinable
+  func beginDelivery(_ state: inout State) -> Delivery? {
+    guard !state.isDelivering else { return nil }
+    guard let isolation = state.handler.isolation else {
+      state.core.outbox.removeAll()  // The owner is gone: nobody to deliver to.
+      return nil
+    }
+    state.isDelivering = true
+    state.core.scheduler.deliveryStarted()
+    return Delivery(isolation: isolation, isInline: state.delivery == .inline && isolation == nil)
+  }
+
+  /// Starts a task that drains the outbox on the handler's isolation. It
+  /// holds the driver until the outbox is empty or the pacer is released.
+  @inlinable
+  func start(_ delivery: Delivery) {
+    let driver = LockProtected(self)
+    let isolation = delivery.isolation
+    Task {
+      await driver.storage.deliver(isolation: isolation)
+    }
+  }
+
+  /// Drains the outbox on `isolation`, in order, one value at a time.
+  @inlinable
+  func deliver(isolation: isolated (any Actor)?) async {
+    while true {
+      let next = withLock { state -> (Value, PacerHandler<Value>)? in
+        while !state.core.isShutDown, let event = state.core.takeNext() {
+          if case .value(let value) = event { return (value, state.handler) }
+        }
+        state.isDelivering = false
+        state.core.outbox.removeAll(keepingCapacity: true)
+        return nil
+      }
+      guard let (value, handler) = next else { break }
+      if await !handler.call(value, isolation: isolation) {
+        withLock { $0.core.shutDown(owner: self) }  // The owner is gone: the loop ends.
+      }
+    }
+    withLock { $0.core.scheduler }.deliveryFinished()
+  }
+}

@@ -1,0 +1,201 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Pace open source project.
+// Licensed under Apache License v2.0. See LICENSE.txt for license information.
+//===----------------------------------------------------------------------===//
+
+extension PacingStage where Value == String {
+  /// Reads stages written as words, a new stage starting at each operator
+  /// name: `filter ERROR distinct debounce 300ms --max-wait 2s`. The one path
+  /// by which text becomes stages: the command line, the marble runner and the
+  /// tests use it, so their operators, options and defaults cannot differ.
+  ///
+  ///     let stages = try PacingStage<String>.parse(["distinct", "debounce", "300ms"], durations: .withUnits)
+  ///
+  /// Options follow the stage they belong to (`--name` or `--name=value`);
+  /// ``PacingOperator/synopsis`` lists them.
+  ///
+  /// - Throws: ``PacingSyntaxError`` naming the first word that is wrong: an
+  ///   unknown operator or option, a missing or bad duration, count or
+  ///   pattern, or options that could never emit (`--no-trailing` without
+  ///   `--leading`, `--max-wait` without the trailing edge).
+  public static func parse(
+    _ words: [String], durations: PacingDurationFormat
+  ) throws(PacingSyntaxError) -> [PacingStage<String>] {
+    var parser = StageParser(words: words, durations: durations)
+    return try parser.parse()
+  }
+}
+
+/// Reads ``PacingStage`` values from words; see ``PacingStage/parse(_:durations:)``.
+private struct StageParser {
+  let words: [String]
+  let durations: PacingDurationFormat
+  var position = 0
+
+  init(words: [String], durations: PacingDurationFormat) {
+    self.words = words
+    self.durations = durations
+  }
+
+  private static let operatorList = PacingOperator.allCases.map(\.name).joined(separator: ", ")
+
+  mutating func parse() throws(PacingSyntaxError) -> [PacingStage<String>] {
+    guard !words.isEmpty else {
+      throw PacingSyntaxError(wordIndex: nil, reason: "no stage given: name at least one of \(Self.operatorList)")
+    }
+    var stages: [PacingStage<String>] = []
+    while position < words.count {
+      stages.append(try parseStage())
+    }
+    return stages
+  }
+
+  private mutating func parseStage() throws(PacingSyntaxError) -> PacingStage<String> {
+    let start = position
+    let name = words[position]
+    position += 1
+    guard let op = PacingOperator(rawValue: name) else {
+      let hint =
+        name.hasPrefix("-") ? "an option must follow the stage it belongs to" : "stages are \(Self.operatorList)"
+      throw PacingSyntaxError(wordIndex: start, reason: "unknown operator; \(hint)")
+    }
+    let stage: PacingStage<String>
+    switch op {
+    case .debounce:
+      let interval = try parseDuration(for: name, at: start)
+      var leading = false
+      var trailing = true
+      var maxWait: Duration?
+      while let flag = try nextFlag(of: op) {
+        switch flag.name {
+        case "--leading": leading = true
+        case "--no-trailing": trailing = false
+        default: maxWait = try parseDuration(for: "--max-wait", at: flag.index, inline: flag.value)
+        }
+      }
+      switch (leading, trailing, maxWait) {
+      case (false, false, _):
+        throw PacingSyntaxError(
+          wordIndex: start, reason: "debounce with neither leading nor trailing would never emit: turn one of them on")
+      case (true, false, .some):
+        throw PacingSyntaxError(
+          wordIndex: start,
+          reason: "debounce max-wait needs the trailing edge: it emits the pending value, which only trailing keeps")
+      case (true, false, nil): stage = .debounce(for: interval, edges: .leading)
+      case (true, true, _): stage = .debounce(for: interval, edges: .both(maxWait: maxWait))
+      case (false, true, _): stage = .debounce(for: interval, edges: .trailing(maxWait: maxWait))
+      }
+    case .throttle:
+      let interval = try parseDuration(for: name, at: start)
+      var leading = true
+      var trailing = true
+      while let flag = try nextFlag(of: op) {
+        if flag.name == "--no-leading" { leading = false } else { trailing = false }
+      }
+      guard leading || trailing else {
+        throw PacingSyntaxError(
+          wordIndex: start, reason: "throttle with neither leading nor trailing would never emit: turn one of them on")
+      }
+      stage = .throttle(for: interval, edges: leading ? (trailing ? .both : .leading) : .trailing)
+    case .distinct:
+      stage = .distinct()
+    case .filter:
+      guard position < words.count else {
+        throw PacingSyntaxError(wordIndex: start, reason: "filter needs a pattern (a regular expression), none given")
+      }
+      let regex: Regex<AnyRegexOutput>
+      do {
+        regex = try Regex(words[position])
+      } catch {
+        throw PacingSyntaxError(wordIndex: position, reason: "not a valid regular expression (\(error))")
+      }
+      position += 1
+      let matcher = RegexMatcher(regex: regex)
+      stage = .filter { line in matcher.matches(line) }
+    case .skip, .take:
+      let count = try parseCount(for: name, at: start)
+      stage = op == .skip ? .skip(count) : .take(count)
+    }
+    if let flag = try nextFlag(of: nil) {
+      throw PacingSyntaxError(wordIndex: flag.index, reason: "\(name) takes no option \(flag.name)")
+    }
+    return stage
+  }
+
+  /// The next word when it is an option of `op` (`--name` or `--name=value`);
+  /// nil when the next word is not an option. With `op` nil, any option.
+  private mutating func nextFlag(of op: PacingOperator?) throws(PacingSyntaxError) -> (
+    name: String, value: String?, index: Int
+  )? {
+    guard position < words.count, words[position].hasPrefix("--") else { return nil }
+    let index = position
+    position += 1
+    let word = words[index]
+    let name: String
+    let value: String?
+    if let equals = word.firstIndex(of: "=") {
+      (name, value) = (String(word[..<equals]), String(word[word.index(after: equals)...]))
+    } else {
+      (name, value) = (word, nil)
+    }
+    guard let op else { return (name, value, index) }
+    guard let option = op.options.first(where: { $0.split(separator: " ").first.map(String.init) == name }) else {
+      let allowed = op.options.isEmpty ? "no option" : op.options.joined(separator: ", ")
+      throw PacingSyntaxError(wordIndex: index, reason: "unknown option for \(op.name); it takes \(allowed)")
+    }
+    if value != nil, !option.contains(" ") {
+      throw PacingSyntaxError(wordIndex: index, reason: "this option takes no value")
+    }
+    return (name, value, index)
+  }
+
+  private mutating func parseDuration(
+    for owner: String, at ownerIndex: Int, inline: String? = nil
+  ) throws(PacingSyntaxError) -> Duration {
+    let word: String
+    let index: Int
+    if let inline {
+      (word, index) = (inline, ownerIndex)
+    } else {
+      guard position < words.count, PacingOperator(rawValue: words[position]) == nil, !words[position].hasPrefix("--")
+      else {
+        throw PacingSyntaxError(
+          wordIndex: ownerIndex, reason: "\(owner) needs a duration \(durations.description), none given")
+      }
+      (word, index) = (words[position], position)
+      position += 1
+    }
+    if word.hasPrefix("-") {
+      throw PacingSyntaxError(wordIndex: index, reason: "a duration must not be negative")
+    }
+    guard let duration = durations.parse(word) else {
+      throw PacingSyntaxError(wordIndex: index, reason: "'\(word)' is not a duration \(durations.description)")
+    }
+    return duration
+  }
+
+  private mutating func parseCount(for owner: String, at ownerIndex: Int) throws(PacingSyntaxError) -> Int {
+    guard position < words.count, PacingOperator(rawValue: words[position]) == nil else {
+      throw PacingSyntaxError(
+        wordIndex: ownerIndex, reason: "\(owner) needs a count (a whole number such as 2), none given")
+    }
+    let index = position
+    position += 1
+    guard let count = Int(words[index]) else {
+      throw PacingSyntaxError(wordIndex: index, reason: "\(owner) needs a count, a whole number such as 2")
+    }
+    guard count >= 0 else { throw PacingSyntaxError(wordIndex: index, reason: "a count must not be negative") }
+    return count
+  }
+}
+
+/// A regular expression shared by the threads a filter runs on.
+private struct RegexMatcher: @unchecked Sendable {
+  // @unchecked Sendable: `Regex<AnyRegexOutput>` is an immutable value once
+  // compiled, and `contains(_:)` only reads it; its type does not say so.
+  let regex: Regex<AnyRegexOutput>
+
+  func matches(_ line: String) -> Bool {
+    line.contains(regex)
+  }
+}

@@ -6,7 +6,7 @@
 public import Pace
 
 /// One event of a marble diagram: a value, the finish `|` or the failure `^`.
-/// It is the package's one event vocabulary, ``PacingEvent``, on strings.
+/// It is the package's one event vocabulary, `PacingEvent`, on strings.
 public typealias MarbleEvent = PacingEvent<String>
 
 extension PacingEvent where Value == String {

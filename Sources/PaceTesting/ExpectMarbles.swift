@@ -43,8 +43,8 @@ public func expectMarbles(
 }
 
 /// Checks that `input`, run through `machine` (a policy, or a
-/// ``PacingPipeline`` of stages) in virtual frames, produces `expected`; see
-/// ``expectMarbles(_:through:produce:sourceLocation:)-(_,PacingStateMachine<String,VirtualInstant>&Sendable...,_,_)``.
+/// `PacingPipeline` of stages) in virtual frames, produces `expected`; see
+/// ``expectMarbles(_:through:produce:sourceLocation:)-(_,PacingStateMachine<String,VirtualInstant>Sendable...,_,_)``.
 ///
 ///     expectMarbles("aab-b|", through: PacingPipeline(stages: [.distinct(), .debounce(for: .frames(1))]), produce: "-a-b-|")
 ///

@@ -26,7 +26,13 @@
 struct DriverCore<Machine: PacingStateMachine> where Machine.Instant == DriverInstant {
   @usableFromInline typealias Value = Machine.Value
 
+  // Laid out for size, since a program may hold a driver per document or per
+  // user: the optional deadline's tag and the flags share its tail padding,
+  // and so can the shell's own small fields after the core.
   @usableFromInline var machine: Machine
+  @usableFromInline let scheduler: any TimerScheduler
+  /// Emitted and not yet delivered, oldest first.
+  @usableFromInline var outbox: [PacingEvent<Value>] = []
   /// The deadline the scheduler holds a timer for, if any.
   @usableFromInline var armedDeadline: DriverInstant?
   /// Whether the policy has emitted its finish or failure (it is in the outbox
@@ -36,9 +42,6 @@ struct DriverCore<Machine: PacingStateMachine> where Machine.Instant == DriverIn
   @usableFromInline var isFailed = false
   /// Whether the driver was shut down: nothing is armed or delivered after.
   @usableFromInline var isShutDown = false
-  /// Emitted and not yet delivered, oldest first.
-  @usableFromInline var outbox: [PacingEvent<Value>] = []
-  @usableFromInline let scheduler: any TimerScheduler
 
   @usableFromInline
   init(machine: Machine, scheduler: any TimerScheduler) {

@@ -16,7 +16,8 @@ enum PacerHandler<Value: Sendable>: Sendable {
   /// A closure that is handed an owner the pacer holds weakly. `isolation`
   /// says where to run while the owner lives (`nil` once it is gone); `call`
   /// runs the handler with the owner, and answers `false` when it is gone.
-  case owned(
+  /// (Indirect: a box, so that the common case keeps the enum two words.)
+  indirect case owned(
     isolation: @Sendable () -> (any Actor)??,
     call: @Sendable (_ isolation: isolated (any Actor)?, _ value: Value) async -> Bool)
 

@@ -8,11 +8,12 @@
 /// delivery is draining the outbox).
 @usableFromInline
 struct PacerState<Machine: PacingStateMachine & Sendable> where Machine.Instant == DriverInstant, Machine.Value: Sendable {
+  // The two small fields first after the core, where they fill its tail padding.
   @usableFromInline var core: DriverCore<Machine>
   /// Whether a delivery is draining the outbox.
   @usableFromInline var isDelivering = false
-  @usableFromInline let handler: PacerHandler<Machine.Value>
   @usableFromInline let delivery: PacerDelivery
+  @usableFromInline let handler: PacerHandler<Machine.Value>
 
   init(core: DriverCore<Machine>, handler: PacerHandler<Machine.Value>, delivery: PacerDelivery) {
     self.core = core

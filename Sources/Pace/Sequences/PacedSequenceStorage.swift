@@ -135,21 +135,38 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
   /// The clock is read under the lock (here, at upstream events and at the
   /// timer), so the instants the policy sees never go backwards, although
   /// the timer fires on another thread than the producer's.
+  ///
+  /// Only trivial values cross the lock here: a `Resumption` holds a
+  /// continuation, whose type is resilient (its layout is known only at run
+  /// time), and returning one per element cost 15 times the whole path.
   @inlinable
   func elementProduced(_ element: Element) {
-    upstreamEvent { state in state.core.machine.valueReceived(element, at: state.core.now) }
+    let needsSettling = state.withLock { state -> Bool in
+      guard !state.isDone else { return false }
+      let emitted = state.core.apply(
+        state.core.machine.valueReceived(element, at: state.core.now), owner: self, fire: Self.fire)
+      state.upstreamEventsHandled &+= 1
+      return emitted || !state.handledWaiters.isEmpty  // Usually false: the policy only moved its deadline.
+    }
+    if needsSettling { settleAndResume() }
   }
 
-  /// Runs one upstream event on the policy under the lock; then resumes the
-  /// consumer and the waiters it concerns, outside it.
-  @inlinable
+  /// Hands outputs to a waiting consumer and resumes the waiters whose count
+  /// is reached; out of line, off the per-element path.
+  @usableFromInline
+  func settleAndResume() {
+    state.withLock { settle(&$0) }.perform()
+  }
+
+  /// Runs the base's finish or failure on the policy under the lock; then
+  /// resumes the consumer and the waiters it concerns, outside it.
+  @usableFromInline
   func upstreamEvent(failure: Failure? = nil, _ event: (inout State) -> PacingAction<Element>) {
     let resumption = state.withLock { state -> Resumption? in
       guard !state.isDone else { return nil }
       if let failure { state.failure = failure }
-      let emitted = state.core.apply(event(&state), owner: self, fire: Self.fire)
+      _ = state.core.apply(event(&state), owner: self, fire: Self.fire)
       state.upstreamEventsHandled &+= 1
-      guard emitted || !state.handledWaiters.isEmpty else { return nil }  // The common case.
       return settle(&state)
     }
     resumption?.perform()

@@ -1,0 +1,120 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Pace open source project.
+// Licensed under Apache License v2.0. See LICENSE.txt for license information.
+//===----------------------------------------------------------------------===//
+
+import Pace
+import Synchronization
+import Testing
+
+// The README's "Pacing closures" examples, pasted as a user would, on the real
+// clock: a main-actor model, an actor and a class, each owning its pacer.
+
+@MainActor final class SearchModel {
+  var query = ""
+  private lazy var search = Debouncer<String>(for: .milliseconds(300), owner: self) { @MainActor model, text in
+    model.query = text  // on the main actor, with the model, which the pacer holds weakly
+  }
+
+  func textChanged(_ text: String) { search.send(text) }
+}
+
+actor DraftStore {
+  private(set) var saved: [String] = []
+  private lazy var saves = Debouncer<String>(for: .seconds(1), edges: .trailing(maxWait: .seconds(10)), owner: self) {
+    store, draft in store.persist(draft)  // on the actor: no `await`, and no cycle
+  }
+
+  func edited(_ draft: String) { saves.send(draft) }
+  private func persist(_ draft: String) { saved.append(draft) }
+}
+
+final class Autosaver: Sendable {
+  private let saves: Debouncer<String>
+
+  init(storage: DraftStorage) {
+    // Capture what the handler needs, not `self`: the autosaver owns the pacer.
+    saves = Debouncer(for: .seconds(1)) { [storage] draft in storage.write(draft) }
+  }
+
+  func edited(_ draft: String) { saves.send(draft) }
+}
+
+final class DraftStorage: Sendable {
+  private let drafts = Mutex<[String]>([])
+  func write(_ draft: String) { drafts.withLock { $0.append(draft) } }
+  var written: [String] { drafts.withLock { $0 } }
+}
+
+/// Waits on the real clock until `condition` holds, for at most `limit`, on the caller's isolation.
+func eventually(
+  within limit: Duration = .seconds(30), isolation: isolated (any Actor)? = #isolation,
+  _ condition: () async -> Bool
+) async -> Bool {
+  let end = ContinuousClock.now + limit
+  while ContinuousClock.now < end {
+    if await condition() { return true }
+    try? await Task.sleep(for: .milliseconds(20))
+  }
+  return await condition()
+}
+
+@Suite struct ReadmeOwnersTests {
+  @MainActor @Test func mainActorModel_getsTheQuery_onTheMainActor() async {
+    let model = SearchModel()
+    model.textChanged("swi")
+    model.textChanged("swift")
+    #expect(await eventually { model.query == "swift" })
+  }
+
+  @MainActor @Test func mainActorModel_isFreed_andItsHandlerIsNotCalledAfterwards() async throws {
+    weak var weakModel: SearchModel?
+    do {
+      let model = SearchModel()
+      model.textChanged("swift")
+      weakModel = model
+    }
+    #expect(weakModel == nil)  // No cycle: the pacer holds the model weakly.
+    // Had the handler kept the model, it would run within the interval; give it three.
+    try await Task.sleep(for: .milliseconds(900))
+    #expect(weakModel == nil)
+  }
+
+  @Test func actor_persistsTheLastDraft() async {
+    let store = DraftStore()
+    await store.edited("d")
+    await store.edited("dr")
+    #expect(await eventually { await store.saved == ["dr"] })
+  }
+
+  @Test func actor_isFreed_andItsHandlerIsNotCalledAfterwards() async {
+    weak var weakStore: DraftStore?
+    do {
+      let store = DraftStore()
+      await store.edited("draft")
+      weakStore = store
+    }
+    #expect(weakStore == nil)
+  }
+
+  @Test func class_writesTheLastDraft() async {
+    let storage = DraftStorage()
+    let saver = Autosaver(storage: storage)
+    saver.edited("d")
+    saver.edited("dr")
+    #expect(await eventually { storage.written == ["dr"] })
+  }
+
+  @Test func class_isFreed_andItsHandlerIsNotCalledAfterwards() async throws {
+    let storage = DraftStorage()
+    weak var weakSaver: Autosaver?
+    do {
+      let saver = Autosaver(storage: storage)
+      saver.edited("draft")
+      weakSaver = saver
+    }
+    #expect(weakSaver == nil)
+    try await Task.sleep(for: .milliseconds(1_500))  // Past the interval: the pending draft was dropped.
+    #expect(storage.written.isEmpty)
+  }
+}

@@ -7,7 +7,7 @@ import Pace
 
 /// A marble diagram: events placed on numbered frames.
 ///
-/// The notation is the package's timing contract (`MARBLES.md`):
+/// The notation is the package's timing contract (the Timing Contract article of `Pace`):
 ///
 /// | symbol | meaning |
 /// |---|---|

@@ -9,8 +9,9 @@ public import Pace
 ///
 /// Pace's drivers run their timers on it synchronously: advancing the clock
 /// fires every timer due, earliest deadline first and, for the same deadline,
-/// in the order they were armed, with ``now`` already set to the timer's
-/// instant. Tasks that `sleep` on the clock are resumed when it reaches their
+/// in the order they were armed, with ``now`` already set to the instant
+/// advanced to (a timer due earlier sees that later instant, as a late timer
+/// on a real clock does). Tasks that `sleep` on the clock are resumed when it reaches their
 /// deadline. Nothing depends on real time or on how often tasks yield, so a
 /// test that passes once passes every time.
 ///

@@ -66,7 +66,8 @@ import Testing
   }
 
   @Test func multiStageCases_areThere() {
-    #expect(MarbleTables.multiStage.count >= 5)
+    #expect(MarbleTables.multiStage.count >= 8)
+    #expect(MarbleTables.multiStage.filter { $0.stages.count == 3 }.count >= 3)
   }
 
   static let randomChainCount = 1_000

@@ -30,7 +30,7 @@ struct DriverCore<Machine: PacingStateMachine> where Machine.Instant == DriverIn
   // user: the optional deadline's tag and the flags share its tail padding,
   // and so can the shell's own small fields after the core.
   @usableFromInline var machine: Machine
-  @usableFromInline let scheduler: any TimerScheduler
+  @usableFromInline let scheduler: TimerScheduler
   /// Emitted and not yet delivered, oldest first.
   @usableFromInline var outbox: [PacingEvent<Value>] = []
   /// The deadline the scheduler holds a timer for, if any.
@@ -44,7 +44,7 @@ struct DriverCore<Machine: PacingStateMachine> where Machine.Instant == DriverIn
   @usableFromInline var isShutDown = false
 
   @usableFromInline
-  init(machine: Machine, scheduler: any TimerScheduler) {
+  init(machine: Machine, scheduler: TimerScheduler) {
     self.machine = machine
     self.scheduler = scheduler
   }

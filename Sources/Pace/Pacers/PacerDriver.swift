@@ -28,7 +28,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   /// A driver whose input starts now: the policy is told so (a `take 0`
   /// finishes here).
   static func make(
-    machine: Machine, scheduler: any TimerScheduler, handler: PacerHandler<Value>, delivery: PacerDelivery
+    machine: Machine, scheduler: TimerScheduler, handler: PacerHandler<Value>, delivery: PacerDelivery
   ) -> PacerDriver {
     let driver = make(
       State(core: DriverCore(machine: machine, scheduler: scheduler), handler: handler, delivery: delivery))

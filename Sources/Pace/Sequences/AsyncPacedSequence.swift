@@ -23,7 +23,7 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
 
   let base: Base
   let machine: Machine
-  let makeScheduler: @Sendable () -> any TimerScheduler
+  let makeScheduler: @Sendable () -> TimerScheduler
 
   init<C: Clock>(base: Base, machine: Machine, clock: C) where C.Duration == Duration, C: Sendable {
     self.base = base

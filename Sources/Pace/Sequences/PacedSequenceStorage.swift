@@ -39,7 +39,7 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
   @usableFromInline let state: LockedState<State>
   @usableFromInline let base: Base
 
-  init(base: Base, machine: Machine, scheduler: any TimerScheduler) {
+  init(base: Base, machine: Machine, scheduler: TimerScheduler) {
     self.base = base
     self.state = LockedState(State(core: DriverCore(machine: machine, scheduler: scheduler)))
   }

@@ -9,7 +9,8 @@
 /// Its timers sleep in a task, or run on the clock itself when it is a
 /// ``ManualTimerClock``. One instance serves one driver, so it keeps that
 /// driver's one timer.
-final class ClockTimerScheduler<C: Clock>: TimerScheduler where C.Duration == Duration {
+final class ClockTimerScheduler<C: Clock>: TimerScheduler, @unchecked Sendable where C.Duration == Duration {
+  // @unchecked Sendable: its state is behind `scheduled`'s lock; the rest is immutable.
   let clock: C
   let epoch: C.Instant
   /// The timer armed by ``arm(_:at:fire:)``, its owner and its callback,
@@ -29,11 +30,11 @@ final class ClockTimerScheduler<C: Clock>: TimerScheduler where C.Duration == Du
     self.epoch = clock.now
   }
 
-  var now: DriverInstant {
+  override var now: DriverInstant {
     DriverInstant(nanoseconds: DriverDuration(epoch.duration(to: clock.now)).nanoseconds)
   }
 
-  func arm(_ owner: TimerOwner, at deadline: DriverInstant, fire: @escaping TimerCallback) {
+  override func arm(_ owner: TimerOwner, at deadline: DriverInstant, fire: @escaping TimerCallback) {
     // The callback is in place before the timer is armed, which may fire at once.
     let (generation, previous, replaced) = scheduled.withLock { scheduled in
       scheduled.generation &+= 1
@@ -51,7 +52,7 @@ final class ClockTimerScheduler<C: Clock>: TimerScheduler where C.Duration == Du
     if isStale { timer.cancel() }
   }
 
-  func disarm(_ owner: ObjectIdentifier) {
+  override func disarm(_ owner: ObjectIdentifier) {
     let (previous, fire) = scheduled.withLock { scheduled in
       scheduled.generation &+= 1
       defer { (scheduled.timer, scheduled.fire) = (nil, nil) }
@@ -61,11 +62,11 @@ final class ClockTimerScheduler<C: Clock>: TimerScheduler where C.Duration == Du
     _ = fire  // Released here, outside the lock: it may hold the last reference to its driver.
   }
 
-  func deliveryStarted() {
+  override func deliveryStarted() {
     (clock as? any ManualTimerClock)?.deliveryStarted()
   }
 
-  func deliveryFinished() {
+  override func deliveryFinished() {
     (clock as? any ManualTimerClock)?.deliveryFinished()
   }
 

@@ -28,10 +28,11 @@
   /// The thread only takes the scheduler's lock to pop what is due, and never
   /// holds it while it calls a callback, so a driver may arm its timer again
   /// from its callback.
-  final class KernelTimerScheduler: TimerScheduler {
+  final class KernelTimerScheduler: TimerScheduler, @unchecked Sendable {
+    // @unchecked Sendable: its state is behind `state`'s lock; the rest is immutable.
     /// The process's scheduler; `nil` if the kernel refused a `timerfd` or a
     /// thread, in which case the continuous clock sleeps in tasks.
-    static let shared: KernelTimerScheduler? = KernelTimerScheduler()
+    static let shared: KernelTimerScheduler? = KernelTimerScheduler(startingItsThread: ())
 
     /// A timer in the heap: its driver, kept alive while armed, and its callback.
     struct Timer {
@@ -49,11 +50,12 @@
     private let timerDescriptor: Int32
     private let epochNanoseconds: Int64
 
-    private init?() {
+    private init?(startingItsThread: Void) {
       let descriptor = c_pace_timerfd_create()
       guard descriptor >= 0 else { return nil }
       timerDescriptor = descriptor
       epochNanoseconds = Self.kernelNanoseconds()
+      super.init()
       guard Self.startThread(running: self) else {
         close(descriptor)
         return nil
@@ -68,11 +70,11 @@
       return Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
     }
 
-    var now: DriverInstant {
+    override var now: DriverInstant {
       DriverInstant(nanoseconds: Self.kernelNanoseconds() &- epochNanoseconds)
     }
 
-    func arm(_ owner: TimerOwner, at deadline: DriverInstant, fire: @escaping TimerCallback) {
+    override func arm(_ owner: TimerOwner, at deadline: DriverInstant, fire: @escaping TimerCallback) {
       // Saturating: a deadline of "never" stays never.
       let (kernelDeadline, overflow) = epochNanoseconds.addingReportingOverflow(deadline.nanoseconds)
       let at = overflow ? Int64.max : kernelDeadline
@@ -88,14 +90,12 @@
       _ = replaced  // Released here, outside the lock.
     }
 
-    func disarm(_ owner: ObjectIdentifier) {
+    override func disarm(_ owner: ObjectIdentifier) {
       // The owner is released here, outside the lock: this may be the last reference to it.
       let removed = state.withLock { $0.heap.remove(owner) }
       _ = removed
     }
 
-    func deliveryStarted() {}
-    func deliveryFinished() {}
 
     /// The deadline of `owner`'s timer, in nanoseconds of `CLOCK_BOOTTIME`, for tests.
     func deadline(of owner: ObjectIdentifier) -> Int64? {

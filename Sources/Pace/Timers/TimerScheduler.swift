@@ -9,35 +9,51 @@
 /// `timerfd` for the whole process), and ``ClockTimerScheduler`` (any other
 /// clock: a sleeping task, or the manual clock of `PaceTesting`).
 ///
-/// A class, so that a driver holds it in two words.
+/// An abstract class rather than a protocol, so that a driver holds it in one
+/// word (an existential takes two, and a program may hold a driver per
+/// document or per user). Subclasses override every member.
 @usableFromInline
-protocol TimerScheduler: AnyObject, Sendable {
+class TimerScheduler: @unchecked Sendable {
+  // @unchecked Sendable: this base class has no state; each subclass keeps its
+  // own behind a lock (a non-final class cannot declare a checked conformance).
+
+  init() {}
+
   /// The time since the scheduler's epoch.
-  var now: DriverInstant { get }
+  @usableFromInline
+  var now: DriverInstant { preconditionFailure("\(Self.self) must override now") }
 
   /// Arms `owner`'s one timer for `deadline`, or moves it there: `fire` is
   /// called with the owner at `deadline` unless ``disarm(_:)`` or another
   /// `arm` comes first. The timer fires once; the owner arms it again if it
   /// still waits for something. The scheduler keeps the owner alive until
   /// then. Safe to call under the owner's lock.
-  func arm(_ owner: TimerOwner, at deadline: DriverInstant, fire: @escaping TimerCallback)
+  @usableFromInline
+  func arm(_ owner: TimerOwner, at deadline: DriverInstant, fire: @escaping TimerCallback) {
+    preconditionFailure("\(Self.self) must override arm(_:at:fire:)")
+  }
 
   /// Disarms `owner`'s timer, if it is armed. Safe to call under the owner's lock.
-  func disarm(_ owner: ObjectIdentifier)
+  @usableFromInline
+  func disarm(_ owner: ObjectIdentifier) {
+    preconditionFailure("\(Self.self) must override disarm(_:)")
+  }
 
   /// A driver on this scheduler is about to hand values to user code; a
   /// manual clock counts these so that a test can wait until they are done.
-  /// Safe to call under the driver's lock.
-  func deliveryStarted()
+  /// Safe to call under the driver's lock. Nothing by default.
+  @usableFromInline
+  func deliveryStarted() {}
 
-  /// A delivery that ``deliveryStarted()`` announced is done.
-  func deliveryFinished()
+  /// A delivery that ``deliveryStarted()`` announced is done. Nothing by default.
+  @usableFromInline
+  func deliveryFinished() {}
 }
 
 /// The scheduler for `clock`: the shared kernel scheduler for the continuous
 /// clock on Linux, a scheduler of its own on any other clock.
 @usableFromInline
-func makeTimerScheduler<C: Clock>(_ clock: C) -> any TimerScheduler where C.Duration == Duration {
+func makeTimerScheduler<C: Clock>(_ clock: C) -> TimerScheduler where C.Duration == Duration {
   #if os(Linux)
     if C.self == ContinuousClock.self, let shared = KernelTimerScheduler.shared {
       return shared

@@ -128,6 +128,10 @@ enum MarbleTables {
     MarbleCase(.debounce(2), .take(1), input: "ab--c", output: "---[b|]"),
     MarbleCase(.skip(1), .distinct, input: "aab|", output: "-ab|"),
     MarbleCase(.throttle(3), .distinct, input: "aaaaaaa|", output: "a------|"),
+    // Three stages.
+    MarbleCase(.filter("[ab]"), .distinct, .debounce(2), input: "axa-b-bb---a|", output: "--a---b-----[a|]"),
+    MarbleCase(.skip(1), .throttle(2), .take(2), input: "abcdef|", output: "-b-[d|]"),
+    MarbleCase(.distinct, .throttle(3, leading: false), .skip(1), input: "aabbcc--dd|", output: "------c--d|"),
   ]
 
   /// Every case.

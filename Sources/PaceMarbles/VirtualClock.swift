@@ -218,7 +218,7 @@ public final class VirtualClock: Clock, ManualTimerClock, Sendable {
     let removed = state.withLock { state in
       state.timers.firstIndex { $0.id == token }.map { state.timers.remove(at: $0) }
     }
-    _ = removed  // Its action is released here, outside the lock: it may hold the last reference to its driver.
+    _ = removed  // Its action is released here, outside the clock's lock (it holds the driver's scheduler).
   }
 
   /// A driver started a delivery; ``settle()`` waits for it. Not API.

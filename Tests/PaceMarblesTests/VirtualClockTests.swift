@@ -62,12 +62,14 @@ import Testing
   @Test func timerArmedByAFiringTimer_forTheSameInstant_firesInTheSameCall() {
     let clock = VirtualClock()
     let log = EventLog<String>()
-    _ = clock.scheduleTimer(at: .frame(2), {
-      log.append("first")
-      _ = clock.scheduleTimer(at: .frame(2), { log.append("same instant") })
-      _ = clock.scheduleTimer(at: .frame(1), { log.append("already past") })
-      _ = clock.scheduleTimer(at: .frame(3), { log.append("later") })
-    })
+    _ = clock.scheduleTimer(
+      at: .frame(2),
+      {
+        log.append("first")
+        _ = clock.scheduleTimer(at: .frame(2), { log.append("same instant") })
+        _ = clock.scheduleTimer(at: .frame(1), { log.append("already past") })
+        _ = clock.scheduleTimer(at: .frame(3), { log.append("later") })
+      })
     _ = clock.scheduleTimer(at: .frame(2), { log.append("second") })
     clock.advance(to: .frame(2))
     // What a firing timer arms joins the same queue: earliest deadline first

@@ -24,7 +24,8 @@ import Testing
 
   static func controls(_ kind: String, clock: VirtualClock, recorder: Recorder<Int>) throws -> (Controls, AnyObject) {
     if kind == "debouncer" {
-      let pacer = Debouncer<Int>(for: .frames(2), edges: .trailing(maxWait: .frames(5)), clock: clock, handler: recorder.record)
+      let pacer = Debouncer<Int>(
+        for: .frames(2), edges: .trailing(maxWait: .frames(5)), clock: clock, handler: recorder.record)
       return (
         Controls(
           send: pacer.send, cancel: pacer.cancel, flush: pacer.flush, waitUntilDelivered: clock.settle),

@@ -96,7 +96,8 @@ import Testing
     fast.send(deadline)
     let late = await Self.firstValue(of: fastValues)
     #expect(late != nil)
-    #expect(late.map { $0 < .milliseconds(80) } ?? false, "called \(late.map(String.init(describing:)) ?? "never") late")
+    #expect(
+      late.map { $0 < .milliseconds(80) } ?? false, "called \(late.map(String.init(describing:)) ?? "never") late")
     withExtendedLifetime((slow, fast)) {}
   }
 

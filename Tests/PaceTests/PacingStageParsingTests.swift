@@ -47,7 +47,8 @@ import Testing
   }
 
   @Test func parse_maxWaitWithEquals() throws {
-    #expect(try parse(["debounce", "1", "--max-wait=4"]) == ["debounce 1.0 seconds trailing(maxWait: Optional(4.0 seconds))"])
+    #expect(
+      try parse(["debounce", "1", "--max-wait=4"]) == ["debounce 1.0 seconds trailing(maxWait: Optional(4.0 seconds))"])
   }
 
   @Test func parse_filter_matchesAsGrepDoes() throws {
@@ -60,7 +61,10 @@ import Testing
     #expect(throws: PacingSyntaxError(wordIndex: 3, reason: "skip needs a count, a whole number such as 2")) {
       try PacingStage<String>.parse(["distinct", "distinct", "skip", "x"], durations: .frames)
     }
-    #expect(throws: PacingSyntaxError(wordIndex: nil, reason: "no stage given: name at least one of debounce, throttle, distinct, filter, skip, take")) {
+    #expect(
+      throws: PacingSyntaxError(
+        wordIndex: nil, reason: "no stage given: name at least one of debounce, throttle, distinct, filter, skip, take")
+    ) {
       try PacingStage<String>.parse([], durations: .frames)
     }
   }
@@ -70,12 +74,14 @@ import Testing
     ("1h", .seconds(3_600)), ("10us", .microseconds(10)), ("0s", .zero), (".5s", .milliseconds(500)),
   ])
   func durationsWithUnits(word: String, duration: Duration) {
-    #expect(PacingDurationFormat.withUnits.parse(word) == duration)
+    #expect(PacingDurationFormat.withUnits.duration(from: word) == duration)
   }
 
-  @Test(arguments: ["300", "1.5", "ms", "1..5s", "1.5.5s", "-1s", "1e3ms", "infs", "nans", "1 s", "1sec", "99999999999h"])
+  @Test(arguments: [
+    "300", "1.5", "ms", "1..5s", "1.5.5s", "-1s", "1e3ms", "infs", "nans", "1 s", "1sec", "99999999999h",
+  ])
   func durationsWithUnits_rejectWhatIsNotOne(word: String) {
-    #expect(PacingDurationFormat.withUnits.parse(word) == nil)
+    #expect(PacingDurationFormat.withUnits.duration(from: word) == nil)
   }
 
   @Test func registry_listsEveryOperator_withItsSynopsis() {

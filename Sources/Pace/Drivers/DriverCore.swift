@@ -79,11 +79,22 @@ struct DriverCore<Machine: PacingStateMachine> where Machine.Instant == DriverIn
     scheduler.arm(TimerOwner(owner), at: deadline, fire: fire)
   }
 
-  /// The armed timer fired (or one that was moved, or let go, did): it is
-  /// no longer armed; the caller asks the policy and applies its answer.
+  /// The armed timer fired (or one that was moved, or let go, did): asks the
+  /// policy as of now, puts what it emits in the outbox and follows its new
+  /// deadline; returns whether the outbox received anything.
+  ///
+  /// A policy that neither acts nor moves a deadline already past breaks its
+  /// contract; it is not re-armed until its next event, so that it cannot
+  /// spin the timer (on Linux, the thread every pacer shares). The marble
+  /// runner applies the same rule.
   @inlinable
-  mutating func timerFired() {
+  mutating func timerFired(owner: AnyObject, fire: @escaping TimerCallback) -> Bool {
     armedDeadline = nil
+    let before = machine.deadline
+    let now = self.now
+    let action = machine.timerFired(at: now)
+    if action.isEmpty, let deadline = machine.deadline, deadline == before, deadline <= now { return false }
+    return apply(action, owner: owner, fire: fire)
   }
 
   /// Lets the timer go, if one is armed.

@@ -63,7 +63,7 @@ struct LockProtected<Storage: AnyObject>: @unchecked Sendable {
 }
 
 /// The allocation behind ``LockedState``, and the base of drivers that keep
-/// their state and their lock in one object (``PacerCore``).
+/// their state and their lock in one object (``PacerDriver``).
 @usableFromInline
 class LockStorage<State>: ManagedBuffer<State, LockStorage.Primitive> {
   #if os(Linux) || os(Android)

@@ -41,17 +41,20 @@ extension Pacer {
     delivery: PacerDelivery = .task,
     @_inheritActorContext handler: @escaping @Sendable @isolated(any) (V) -> Void
   ) where C.Duration == Duration, Machine == DebounceStateMachine<V, DriverInstant> {
-    self.init(machine: DebounceStateMachine(interval: DriverDuration(interval), edges: edges.map(DriverDuration.init)), clock: clock, delivery: delivery, handler: .isolated(handler))
+    self.init(
+      machine: DebounceStateMachine(interval: DriverDuration(interval), edges: edges.map(DriverDuration.init)),
+      clock: clock, delivery: delivery, handler: .isolated(handler))
   }
 
-  /// Creates a debouncer for an actor that owns it: the handler runs on the actor,
-  /// with the actor as an `isolated` parameter, which the pacer holds weakly.
+  /// Creates a debouncer for an actor that owns it: the handler runs on the
+  /// actor, with the actor as an `isolated` parameter, which the pacer holds
+  /// weakly. No cycle, no `await` in the handler, and once the actor is gone
+  /// the handler is not called again.
   ///
-  /// No cycle, no `await` in the handler, and once the actor is gone the
-  /// handler is not called again:
-  ///
-  ///     actor Store {
-  ///       private lazy var saves = Debouncer<String>(for: .seconds(1), owner: self) { store, draft in store.persist(draft) }
+  ///     actor DraftStore {
+  ///       private lazy var saves = Debouncer<String>(for: .seconds(1), owner: self) { store, draft in
+  ///         store.persist(draft)
+  ///       }
   ///     }
   ///
   /// - Parameters:
@@ -69,16 +72,21 @@ extension Pacer {
     owner: Owner,
     handler: @escaping @Sendable (isolated Owner, V) -> Void
   ) where C.Duration == Duration, Machine == DebounceStateMachine<V, DriverInstant> {
-    self.init(machine: DebounceStateMachine(interval: DriverDuration(interval), edges: edges.map(DriverDuration.init)), clock: clock, delivery: delivery, handler: .owned(by: owner, handler))
+    self.init(
+      machine: DebounceStateMachine(interval: DriverDuration(interval), edges: edges.map(DriverDuration.init)),
+      clock: clock, delivery: delivery, handler: .owned(by: owner, handler))
   }
 
   /// Creates a debouncer for an object that owns it (a main-actor model, any
   /// `Sendable` class): the handler gets the owner, which the pacer holds
-  /// weakly, and runs on the isolation it was created in.
+  /// weakly, and runs on its own isolation (mark it `@MainActor` for a
+  /// main-actor model).
   ///
-  ///     @MainActor final class Model {
-  ///       var text = ""
-  ///       private lazy var edits = Debouncer<String>(for: .seconds(1), owner: self) { @MainActor model, text in model.text = text }
+  ///     @MainActor final class SearchModel {
+  ///       var query = ""
+  ///       private lazy var search = Debouncer<String>(for: .milliseconds(300), owner: self) {
+  ///         @MainActor model, text in model.query = text
+  ///       }
   ///     }
   ///
   /// - Parameters:
@@ -87,7 +95,7 @@ extension Pacer {
   ///   - clock: The clock that measures time; the continuous clock by default.
   ///   - delivery: Where a timer's emissions run the handler: in a task by default.
   ///   - owner: The object handed to the handler; held weakly.
-  ///   - handler: Called with the owner and each value the policy emits, on the creator's isolation.
+  ///   - handler: Called with the owner and each value the policy emits, on its isolation.
   public convenience init<V, C: Clock, Owner: AnyObject & Sendable>(
     for interval: Duration,
     edges: DebounceEdges<Duration> = .default,
@@ -96,6 +104,8 @@ extension Pacer {
     owner: Owner,
     @_inheritActorContext handler: @escaping @Sendable @isolated(any) (Owner, V) -> Void
   ) where C.Duration == Duration, Machine == DebounceStateMachine<V, DriverInstant> {
-    self.init(machine: DebounceStateMachine(interval: DriverDuration(interval), edges: edges.map(DriverDuration.init)), clock: clock, delivery: delivery, handler: .owned(by: owner, handler))
+    self.init(
+      machine: DebounceStateMachine(interval: DriverDuration(interval), edges: edges.map(DriverDuration.init)),
+      clock: clock, delivery: delivery, handler: .owned(by: owner, handler))
   }
 }

@@ -19,17 +19,20 @@ extension Pacer {
     delivery: PacerDelivery = .task,
     @_inheritActorContext handler: @escaping @Sendable @isolated(any) (Value) -> Void
   ) where C.Duration == Duration {
-    self.init(machine: machine, clock: clock, delivery: delivery, handler: .isolated(handler))
+    self.init(
+      machine: machine,
+      clock: clock, delivery: delivery, handler: .isolated(handler))
   }
 
-  /// Creates a pacer that runs a policy of your own for an actor that owns it: the handler runs on the actor,
-  /// with the actor as an `isolated` parameter, which the pacer holds weakly.
-  ///
-  /// No cycle, no `await` in the handler, and once the actor is gone the
-  /// handler is not called again:
+  /// Creates a pacer that runs a policy of your own for an actor that owns it: the handler runs on the
+  /// actor, with the actor as an `isolated` parameter, which the pacer holds
+  /// weakly. No cycle, no `await` in the handler, and once the actor is gone
+  /// the handler is not called again.
   ///
   ///     actor Store {
-  ///       private lazy var saves = Debouncer<String>(for: .seconds(1), owner: self) { store, draft in store.persist(draft) }
+  ///       private lazy var saves = Pacer(machine: MyPolicy<String, DriverInstant>(), owner: self) {
+  ///         store, value in store.persist(value)
+  ///       }
   ///     }
   ///
   /// - Parameters:
@@ -45,16 +48,21 @@ extension Pacer {
     owner: Owner,
     handler: @escaping @Sendable (isolated Owner, Value) -> Void
   ) where C.Duration == Duration {
-    self.init(machine: machine, clock: clock, delivery: delivery, handler: .owned(by: owner, handler))
+    self.init(
+      machine: machine,
+      clock: clock, delivery: delivery, handler: .owned(by: owner, handler))
   }
 
   /// Creates a pacer that runs a policy of your own for an object that owns it (a main-actor model, any
   /// `Sendable` class): the handler gets the owner, which the pacer holds
-  /// weakly, and runs on the isolation it was created in.
+  /// weakly, and runs on its own isolation (mark it `@MainActor` for a
+  /// main-actor model).
   ///
   ///     @MainActor final class Model {
   ///       var text = ""
-  ///       private lazy var edits = Debouncer<String>(for: .seconds(1), owner: self) { @MainActor model, text in model.text = text }
+  ///       private lazy var edits = Pacer(machine: MyPolicy<String, DriverInstant>(), owner: self) {
+  ///         @MainActor model, text in model.text = text
+  ///       }
   ///     }
   ///
   /// - Parameters:
@@ -62,7 +70,7 @@ extension Pacer {
   ///   - clock: The clock that measures time; the continuous clock by default.
   ///   - delivery: Where a timer's emissions run the handler: in a task by default.
   ///   - owner: The object handed to the handler; held weakly.
-  ///   - handler: Called with the owner and each value the policy emits, on the creator's isolation.
+  ///   - handler: Called with the owner and each value the policy emits, on its isolation.
   public convenience init<C: Clock, Owner: AnyObject & Sendable>(
     machine: Machine,
     clock: C = ContinuousClock(),
@@ -70,6 +78,8 @@ extension Pacer {
     owner: Owner,
     @_inheritActorContext handler: @escaping @Sendable @isolated(any) (Owner, Value) -> Void
   ) where C.Duration == Duration {
-    self.init(machine: machine, clock: clock, delivery: delivery, handler: .owned(by: owner, handler))
+    self.init(
+      machine: machine,
+      clock: clock, delivery: delivery, handler: .owned(by: owner, handler))
   }
 }

@@ -24,7 +24,6 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   @usableFromInline typealias Value = Machine.Value
   @usableFromInline typealias State = PacerState<Machine>
 
-
   /// A driver whose input starts now: the policy is told so (a `take 0`
   /// finishes here).
   static func make(
@@ -116,10 +115,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   @inlinable
   func timerFired(onTimerThread: Bool) -> TimerDelivery? {
     let delivery = withLock { state -> Delivery? in
-      guard !state.core.isShutDown else { return nil }
-      state.core.timerFired()
-      let action = state.core.machine.timerFired(at: state.core.now)
-      guard state.core.apply(action, owner: self, fire: Self.fire) else { return nil }
+      guard !state.core.isShutDown, state.core.timerFired(owner: self, fire: Self.fire) else { return nil }
       return beginDelivery(&state)
     }
     guard let delivery else { return nil }
@@ -136,41 +132,57 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   /// A delivery to start once the lock is released.
   @usableFromInline
   struct Delivery {
-    /// The actor to deliver on, or `nil` for none.
-    @usableFromInline let isolation: (any Actor)?
-    /// Whether it may run inline on the timer thread.
+    @usableFromInline let handler: PacerHandler<Value>
+    /// Whether it may run inline on the timer thread: a handler with no
+    /// isolation and no owner, on a pacer that opted in.
     @usableFromInline let isInline: Bool
 
     @inlinable
-    init(isolation: (any Actor)?, isInline: Bool) {
-      self.isolation = isolation
+    init(handler: PacerHandler<Value>, isInline: Bool) {
+      self.handler = handler
       self.isInline = isInline
     }
   }
 
   /// Under the lock: a delivery must start if none runs; `nil` when one runs
-  /// already (it will take what was just added) or the owner is gone.
+  /// already (it will take what was just added). It reads nothing of the
+  /// owner: a strong reference to it taken here could be the last one, and
+  /// the owner's `deinit` would then release the pacer under its own lock.
   @inlinable
   func beginDelivery(_ state: inout State) -> Delivery? {
     guard !state.isDelivering else { return nil }
-    guard let isolation = state.handler.isolation else {
-      state.core.outbox.removeAll()  // The owner is gone: nobody to deliver to.
-      return nil
-    }
     state.isDelivering = true
     state.core.scheduler.deliveryStarted()
-    return Delivery(isolation: isolation, isInline: state.delivery == .inline && isolation == nil)
+    var isInline = false
+    if state.delivery == .inline, case .isolated(let function) = state.handler { isInline = function.isolation == nil }
+    return Delivery(handler: state.handler, isInline: isInline)
   }
 
-  /// Starts a task that drains the outbox on the handler's isolation. It
-  /// holds the driver until the outbox is empty or the pacer is released.
+  /// Starts a task that drains the outbox on the handler's isolation, outside
+  /// the lock. It holds the driver until the outbox is empty or the pacer is
+  /// released, and an actor owner while it delivers to it. When the owner is
+  /// gone, the pacer shuts down: nobody is left to deliver to.
   @inlinable
   func start(_ delivery: Delivery) {
+    guard let isolation = delivery.handler.isolation else {
+      ownerGone()
+      return
+    }
     let driver = LockProtected(self)
-    let isolation = delivery.isolation
     Task {
       await driver.storage.deliver(isolation: isolation)
     }
+  }
+
+  /// The owner is gone: drop what is pending, let the timer go, end the delivery.
+  @usableFromInline
+  func ownerGone() {
+    let scheduler = withLock { state in
+      state.isDelivering = false
+      state.core.shutDown(owner: self)
+      return state.core.scheduler
+    }
+    scheduler.deliveryFinished()
   }
 
   /// Drains the outbox on `isolation`, in order, one value at a time.

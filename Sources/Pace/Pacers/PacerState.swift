@@ -7,7 +7,8 @@
 /// what only a closure pacer has (its handler, how it delivers, and whether a
 /// delivery is draining the outbox).
 @usableFromInline
-struct PacerState<Machine: PacingStateMachine & Sendable> where Machine.Instant == DriverInstant, Machine.Value: Sendable {
+struct PacerState<Machine: PacingStateMachine & Sendable>
+where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   // The two small fields first after the core, where they fill its tail padding.
   @usableFromInline var core: DriverCore<Machine>
   /// Whether a delivery is draining the outbox.

@@ -8,7 +8,7 @@
 /// ``PacingEvent/failure``.
 ///
 /// A single policy emits at most one value per event; a ``PacingPipeline`` may
-/// emit several (a group of values at one instant through a filter). The first
+/// emit several (a timer that fires several of its stages at once). The first
 /// value is stored inline, so an action of one value never allocates; further
 /// values go to an array.
 ///

@@ -45,31 +45,22 @@ public struct PacingPipeline<Value, Instant: InstantProtocol>: Sendable {
     self.stages = stages
   }
 
-  /// Handles `inputs`, which all happen at `now`, then fires the timers due at
-  /// or before `now`; returns what comes out of the last stage, in order.
-  ///
-  ///     let out = pipeline.process([.value("a"), .finish], at: now)  // [a, finish]
-  public mutating func process(_ inputs: some Sequence<PacingEvent<Value>>, at now: Instant) -> PacingAction<Value> {
-    var action = PacingAction<Value>.none
-    for event in inputs { action.append(event) }
-    var output = run(action, at: now)
-    output.append(contentsOf: timerFired(at: now))
-    return output
-  }
-
   /// Runs `inputs` through the stages at `now`. Each stage first starts (when
-  /// `starting`), then handles its inputs, then the user's `request` (flush or
-  /// cancel), then fires its due timers (when `firing`); what it emits is the
-  /// next stage's input.
+  /// `starting`), then handles its inputs and the user's `request` (a flush
+  /// after the inputs, so that what upstream flushed is flushed too; a cancel
+  /// before them, so that what upstream released, such as a throttle's
+  /// held-back finish, cannot flush what this stage held back), then fires its
+  /// due timers (when `firing`); what it emits is the next stage's input.
   private mutating func run(
     _ inputs: PacingAction<Value>, at now: Instant, starting: Bool = false, firing: Bool = false,
-    request: ((inout Stage) -> PacingAction<Value>)? = nil
+    request: ((inout Stage) -> PacingAction<Value>)? = nil, requestFirst: Bool = false
   ) -> PacingAction<Value> {
     guard !isTerminated else { return .none }
     var events = inputs
     for index in stages.indices {
       var output = PacingAction<Value>.none
       if starting { output.append(contentsOf: stages[index].started(at: now)) }
+      if let request, requestFirst { output.append(contentsOf: request(&stages[index])) }
       for event in events where !output.terminates {
         switch event {
         case .value(let value): output.append(contentsOf: stages[index].valueReceived(value, at: now))
@@ -77,7 +68,7 @@ public struct PacingPipeline<Value, Instant: InstantProtocol>: Sendable {
         case .failure: output.append(contentsOf: stages[index].upstreamFailed(at: now))
         }
       }
-      if let request, !output.terminates { output.append(contentsOf: request(&stages[index])) }
+      if let request, !requestFirst, !output.terminates { output.append(contentsOf: request(&stages[index])) }
       while firing, !output.terminates, let deadline = stages[index].deadline, deadline <= now {
         let action = stages[index].timerFired(at: now)
         output.append(contentsOf: action)
@@ -139,8 +130,10 @@ extension PacingPipeline: PacingStateMachine {
     run(.none, at: now) { $0.flushRequested(at: now) }
   }
 
-  /// Drops what every stage holds back.
+  /// Drops what every stage holds back; what a cancel releases upstream (a
+  /// throttle's held-back finish) passes through the stages after it, which
+  /// have already dropped theirs.
   public mutating func cancelled(at now: Instant) -> PacingAction<Value> {
-    run(.none, at: now) { $0.cancelled(at: now) }
+    run(.none, at: now, request: { $0.cancelled(at: now) }, requestFirst: true)
   }
 }

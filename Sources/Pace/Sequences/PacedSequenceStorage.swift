@@ -115,6 +115,7 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
     state.isStarted = true
     let action = state.core.machine.started(at: state.core.now)
     _ = state.core.apply(action, owner: self, fire: Self.fire)
+    guard !state.core.isTerminated else { return }  // `take 0`: the base is never consumed.
     state.producer = Task { [self, base] in
       var iterator = base.makeAsyncIterator()
       do throws(Failure) {
@@ -177,10 +178,7 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
   @usableFromInline
   func timerFired() {
     let resumption = state.withLock { state -> Resumption? in
-      guard !state.isDone else { return nil }
-      state.core.timerFired()
-      let action = state.core.machine.timerFired(at: state.core.now)
-      guard state.core.apply(action, owner: self, fire: Self.fire) else { return nil }
+      guard !state.isDone, state.core.timerFired(owner: self, fire: Self.fire) else { return nil }
       return settle(&state)
     }
     resumption?.perform()
@@ -192,33 +190,49 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
     @usableFromInline var consumer: Consumer?
     @usableFromInline var result: Result<Element?, Failure>?
     @usableFromInline var waiters: [CheckedContinuation<Void, Never>]
+    /// The producer, to cancel once the policy has ended: the base is no longer consumed.
+    @usableFromInline var finishedProducer: Task<Void, Never>?
 
     @usableFromInline
-    init(consumer: Consumer?, result: Result<Element?, Failure>?, waiters: [CheckedContinuation<Void, Never>]) {
+    init(
+      consumer: Consumer?, result: Result<Element?, Failure>?, waiters: [CheckedContinuation<Void, Never>],
+      finishedProducer: Task<Void, Never>?
+    ) {
       self.consumer = consumer
       self.result = result
       self.waiters = waiters
+      self.finishedProducer = finishedProducer
     }
 
     @usableFromInline
     func perform() {
+      finishedProducer?.cancel()
       if let consumer, let result { consumer.resume(returning: result) }
       for waiter in waiters { waiter.resume() }
     }
   }
 
-  /// Under the lock: hands the oldest output to a waiting consumer, and
-  /// collects the waiters whose count is reached.
+  /// Under the lock: hands the oldest output to a waiting consumer, collects
+  /// the waiters whose count is reached, and, once the policy has ended
+  /// (a `take` reached its count), the producer to cancel.
   @usableFromInline
   func settle(_ state: inout State) -> Resumption {
     let handled = state.upstreamEventsHandled
-    let waiters = state.handledWaiters.filter { $0.count <= handled }.map(\.continuation)
+    var waiters = state.handledWaiters.filter { $0.count <= handled }.map(\.continuation)
     state.handledWaiters.removeAll { $0.count <= handled }
+    var finishedProducer: Task<Void, Never>?
+    if state.core.isTerminated {
+      // Nothing the base produces can come out any more: stop consuming it.
+      finishedProducer = state.producer
+      state.producer = nil
+      waiters += state.handledWaiters.map(\.continuation)
+      state.handledWaiters = []
+    }
     guard state.consumer != nil, let result = takeOutput(&state) else {
-      return Resumption(consumer: nil, result: nil, waiters: waiters)
+      return Resumption(consumer: nil, result: nil, waiters: waiters, finishedProducer: finishedProducer)
     }
     defer { state.consumer = nil }
-    return Resumption(consumer: state.consumer, result: result, waiters: waiters)
+    return Resumption(consumer: state.consumer, result: result, waiters: waiters, finishedProducer: finishedProducer)
   }
 
   /// Takes the oldest output for the consumer; nil when there is none yet.

@@ -5,18 +5,23 @@
 
 /// How durations are written in text stages.
 ///
-///     PacingDurationFormat.withUnits.parse("1.5s")   // .milliseconds(1500)
-///     PacingDurationFormat.withUnits.parse("300")    // nil: a unit is required
+///     PacingDurationFormat.withUnits.duration(from: "1.5s")   // .milliseconds(1500)
+///     PacingDurationFormat.withUnits.duration(from: "300")    // nil: a unit is required
 public struct PacingDurationFormat: Sendable {
   /// How the format is written, for error messages: "with a unit (such as 250ms, 1.5s or 2m)".
   public var description: String
-  /// The duration a word means, or `nil` if it is not one. Never negative.
-  public var parse: @Sendable (String) -> Duration?
+  private let read: @Sendable (String) -> Duration?
 
-  /// A format named by `description`, read by `parse`.
+  /// A format named by `description`, read by `parse`, which answers the
+  /// duration a word means (never negative), or `nil` if it is not one.
   public init(description: String, parse: @escaping @Sendable (String) -> Duration?) {
     self.description = description
-    self.parse = parse
+    self.read = parse
+  }
+
+  /// The duration `word` means, or `nil` if it is not one. Never negative.
+  public func duration(from word: String) -> Duration? {
+    read(word)
   }
 
   /// A number, decimals allowed, and a unit: `us`, `ms`, `s`, `m` or `h`

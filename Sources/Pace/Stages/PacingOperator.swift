@@ -30,13 +30,16 @@ public enum PacingOperator: String, CaseIterable, Sendable {
 
   /// How a stage of this operator is written, options included.
   public var synopsis: String {
+    ([name] + (argument.map { [$0] } ?? []) + options.map { "[\($0.synopsis)]" }).joined(separator: " ")
+  }
+
+  /// The word that follows the operator's name, if any.
+  var argument: String? {
     switch self {
-    case .debounce: "debounce DURATION [--leading] [--no-trailing] [--max-wait DURATION]"
-    case .throttle: "throttle DURATION [--no-leading] [--no-trailing]"
-    case .distinct: "distinct"
-    case .filter: "filter PATTERN"
-    case .skip: "skip COUNT"
-    case .take: "take COUNT"
+    case .debounce, .throttle: "DURATION"
+    case .filter: "PATTERN"
+    case .skip, .take: "COUNT"
+    case .distinct: nil
     }
   }
 
@@ -52,11 +55,22 @@ public enum PacingOperator: String, CaseIterable, Sendable {
     }
   }
 
-  /// The options a stage of this operator takes, as the synopsis lists them.
-  var options: [String] {
+  /// An option of a stage: a flag, and whether it takes a duration.
+  struct Option: Equatable {
+    var flag: String
+    var takesDuration = false
+
+    var synopsis: String { takesDuration ? "\(flag) DURATION" : flag }
+  }
+
+  /// The options a stage of this operator takes. Each turns a default of
+  /// ``DebounceEdges/default`` or ``ThrottleEdges/default`` around, or adds a
+  /// maximum wait.
+  var options: [Option] {
     switch self {
-    case .debounce: ["--leading", "--no-trailing", "--max-wait DURATION"]
-    case .throttle: ["--no-leading", "--no-trailing"]
+    case .debounce:
+      [Option(flag: "--leading"), Option(flag: "--no-trailing"), Option(flag: "--max-wait", takesDuration: true)]
+    case .throttle: [Option(flag: "--no-leading"), Option(flag: "--no-trailing")]
     case .distinct, .filter, .skip, .take: []
     }
   }

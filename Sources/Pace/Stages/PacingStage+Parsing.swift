@@ -63,9 +63,9 @@ private struct StageParser {
     switch op {
     case .debounce:
       let interval = try parseDuration(for: name, at: start)
-      var leading = false
-      var trailing = true
-      var maxWait: Duration?
+      var leading = DebounceEdges<Duration>.default.leading
+      var trailing = DebounceEdges<Duration>.default.trailing
+      var maxWait = DebounceEdges<Duration>.default.maxWait
       while let flag = try nextFlag(of: op) {
         switch flag.name {
         case "--leading": leading = true
@@ -87,8 +87,8 @@ private struct StageParser {
       }
     case .throttle:
       let interval = try parseDuration(for: name, at: start)
-      var leading = true
-      var trailing = true
+      var leading = ThrottleEdges.default.leading
+      var trailing = ThrottleEdges.default.trailing
       while let flag = try nextFlag(of: op) {
         if flag.name == "--no-leading" { leading = false } else { trailing = false }
       }
@@ -139,11 +139,11 @@ private struct StageParser {
       (name, value) = (word, nil)
     }
     guard let op else { return (name, value, index) }
-    guard let option = op.options.first(where: { $0.split(separator: " ").first.map(String.init) == name }) else {
-      let allowed = op.options.isEmpty ? "no option" : op.options.joined(separator: ", ")
+    guard let option = op.options.first(where: { $0.flag == name }) else {
+      let allowed = op.options.isEmpty ? "no option" : op.options.map(\.synopsis).joined(separator: ", ")
       throw PacingSyntaxError(wordIndex: index, reason: "unknown option for \(op.name); it takes \(allowed)")
     }
-    if value != nil, !option.contains(" ") {
+    if value != nil, !option.takesDuration {
       throw PacingSyntaxError(wordIndex: index, reason: "this option takes no value")
     }
     return (name, value, index)
@@ -168,7 +168,7 @@ private struct StageParser {
     if word.hasPrefix("-") {
       throw PacingSyntaxError(wordIndex: index, reason: "a duration must not be negative")
     }
-    guard let duration = durations.parse(word) else {
+    guard let duration = durations.duration(from: word) else {
       throw PacingSyntaxError(wordIndex: index, reason: "'\(word)' is not a duration \(durations.description)")
     }
     return duration

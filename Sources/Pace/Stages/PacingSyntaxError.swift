@@ -6,7 +6,7 @@
 /// A mistake in stages written as text: which word, and what is wrong with it.
 ///
 ///     do {
-///       _ = try PacingStage<String>.parse(["debounce", "3", "--no-trailing"], durations: .withUnits)
+///       _ = try PacingStage<String>.parse(["debounce", "3ms", "--no-trailing"], durations: .withUnits)
 ///     } catch {
 ///       error.wordIndex  // 0
 ///       error.reason     // "debounce with neither leading nor trailing would never emit: ..."

@@ -41,8 +41,8 @@ final class ClockTimerScheduler<C: Clock>: TimerScheduler, @unchecked Sendable w
       defer { (scheduled.timer, scheduled.fire) = (nil, (owner, fire)) }
       return (scheduled.generation, scheduled.timer, scheduled.fire)
     }
-    previous?.cancel()
-    _ = replaced  // Released here, outside the lock, like a disarmed owner.
+    release(previous)
+    _ = replaced  // Released here, outside the scheduler's lock; the driver holds itself.
     let timer = armTimer(at: deadline) { [self] in fireScheduled(generation) }
     let isStale = scheduled.withLock { scheduled in
       guard scheduled.generation == generation else { return true }  // Fired, moved or disarmed meanwhile.
@@ -58,8 +58,8 @@ final class ClockTimerScheduler<C: Clock>: TimerScheduler, @unchecked Sendable w
       defer { (scheduled.timer, scheduled.fire) = (nil, nil) }
       return (scheduled.timer, scheduled.fire)
     }
-    previous?.cancel()
-    _ = fire  // Released here, outside the lock: it may hold the last reference to its driver.
+    release(previous)
+    _ = fire  // Released outside the scheduler's lock; the caller holds the driver, so never its last reference.
   }
 
   override func deliveryStarted() {
@@ -68,6 +68,20 @@ final class ClockTimerScheduler<C: Clock>: TimerScheduler, @unchecked Sendable w
 
   override func deliveryFinished() {
     (clock as? any ManualTimerClock)?.deliveryFinished()
+  }
+
+  /// Cancels a timer that was moved or let go. `arm` and `disarm` run under
+  /// the driver's lock, and cancelling a task runs its clock's cancellation
+  /// handler at once: the standard clocks' and the manual clock's run no user
+  /// code, so they are cancelled here; any other clock's sleep may, so it is
+  /// cancelled from a task of its own, never under the driver's lock.
+  private func release(_ timer: ArmedTimer?) {
+    guard let timer else { return }
+    if C.self == ContinuousClock.self || C.self == SuspendingClock.self || clock is any ManualTimerClock {
+      timer.cancel()
+    } else {
+      Task { timer.cancel() }
+    }
   }
 
   /// The timer of `generation` fired: call its callback, unless a newer

@@ -96,7 +96,6 @@
       _ = removed
     }
 
-
     /// The deadline of `owner`'s timer, in nanoseconds of `CLOCK_BOOTTIME`, for tests.
     func deadline(of owner: ObjectIdentifier) -> Int64? {
       state.withLock { $0.heap.deadline(of: owner) }
@@ -165,7 +164,9 @@
 
     /// The earliest timer due at `now`, taken out of the heap; or, once none
     /// is left, `nil`, with the `timerfd` armed for the next.
-    private func takeDue(at now: Int64, isWakeUp: Bool, _ state: inout State) -> TimerHeap<ObjectIdentifier, Timer>.Entry? {
+    private func takeDue(at now: Int64, isWakeUp: Bool, _ state: inout State) -> TimerHeap<ObjectIdentifier, Timer>
+      .Entry?
+    {
       // At a wake-up the timerfd has expired: an `arm` from then on arms it again.
       if isWakeUp { state.armedDeadline = .max }
       if let due = state.heap.popFirst(dueAt: now) { return due }

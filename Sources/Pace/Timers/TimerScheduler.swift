@@ -33,7 +33,9 @@ class TimerScheduler: @unchecked Sendable {
     preconditionFailure("\(Self.self) must override arm(_:at:fire:)")
   }
 
-  /// Disarms `owner`'s timer, if it is armed. Safe to call under the owner's lock.
+  /// Disarms `owner`'s timer, if it is armed. Safe to call under the owner's
+  /// lock: the caller holds a strong reference to the owner, so the one this
+  /// releases is never the last.
   @usableFromInline
   func disarm(_ owner: ObjectIdentifier) {
     preconditionFailure("\(Self.self) must override disarm(_:)")

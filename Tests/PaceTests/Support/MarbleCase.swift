@@ -11,8 +11,10 @@ import Testing
 /// machine comes from the library's one parser (``PacingStage/parse(_:durations:)``),
 /// so the tables, `pace marble` and the library share operators and defaults.
 enum StageConfiguration: Sendable, CustomStringConvertible {
-  case debounce(Int, leading: Bool = false, trailing: Bool = true, maxWait: Int? = nil)
-  case throttle(Int, leading: Bool = true, trailing: Bool = true)
+  case debounce(
+    Int, leading: Bool = DebounceEdges<Duration>.default.leading,
+    trailing: Bool = DebounceEdges<Duration>.default.trailing, maxWait: Int? = nil)
+  case throttle(Int, leading: Bool = ThrottleEdges.default.leading, trailing: Bool = ThrottleEdges.default.trailing)
   case distinct
   case filter(String)
   case skip(Int)

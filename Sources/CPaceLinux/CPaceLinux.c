@@ -87,6 +87,22 @@ void c_pace_unlock(uint32_t *raw) {
   }
 }
 
+void c_pace_futex_wait(uint32_t *word, uint32_t expected) {
+  syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
+}
+
+void c_pace_futex_wake_one(uint32_t *word) {
+  syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+void c_pace_store_release(uint32_t *word, uint32_t value) {
+  atomic_store_explicit(atomic_word(word), value, memory_order_release);
+}
+
+uint32_t c_pace_load_acquire(uint32_t *word) {
+  return atomic_load_explicit(atomic_word(word), memory_order_acquire);
+}
+
 void c_pace_name_this_thread(const char *name) {
   pthread_setname_np(pthread_self(), name);
 }

@@ -200,7 +200,7 @@ public final class VirtualClock: Clock, ManualTimerClock, Sendable {
   }
 
   /// How drivers arm a timer on this clock; not API.
-  package func scheduleTimer(at deadline: VirtualInstant, _ action: @escaping @Sendable () -> Void) -> UInt64 {
+  package func armTimer(at deadline: VirtualInstant, _ action: @escaping @Sendable () -> Void) -> UInt64 {
     let (id, ready) = state.withLock { state in
       state.nextID += 1
       state.timers.append(Timer(deadline: deadline, id: state.nextID, action: action))
@@ -214,7 +214,7 @@ public final class VirtualClock: Clock, ManualTimerClock, Sendable {
   }
 
   /// How drivers cancel a timer on this clock; not API.
-  package func cancelTimer(_ token: UInt64) {
+  package func disarmTimer(_ token: UInt64) {
     let removed = state.withLock { state in
       state.timers.firstIndex { $0.id == token }.map { state.timers.remove(at: $0) }
     }

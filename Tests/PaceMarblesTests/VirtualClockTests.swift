@@ -21,12 +21,12 @@ import Testing
   @Test func timersOfTheSameInstant_fireInArmingOrder_andEarlierDeadlinesFirst() {
     let clock = VirtualClock()
     let log = EventLog<String>()
-    _ = clock.scheduleTimer(at: .frame(3), { log.append("3a") })
-    _ = clock.scheduleTimer(at: .frame(1), { log.append("1a") })
-    _ = clock.scheduleTimer(at: .frame(3), { log.append("3b") })
-    _ = clock.scheduleTimer(at: .frame(2), { log.append("2") })
-    _ = clock.scheduleTimer(at: .frame(1), { log.append("1b") })
-    _ = clock.scheduleTimer(at: .frame(3), { log.append("3c") })
+    _ = clock.armTimer(at: .frame(3), { log.append("3a") })
+    _ = clock.armTimer(at: .frame(1), { log.append("1a") })
+    _ = clock.armTimer(at: .frame(3), { log.append("3b") })
+    _ = clock.armTimer(at: .frame(2), { log.append("2") })
+    _ = clock.armTimer(at: .frame(1), { log.append("1b") })
+    _ = clock.armTimer(at: .frame(3), { log.append("3c") })
     clock.advance(to: .frame(3))
     #expect(log.all == ["1a", "1b", "2", "3a", "3b", "3c"])
     #expect(clock.pendingTimerCount == 0)
@@ -37,9 +37,9 @@ import Testing
     // was passed over sees the instant the clock was advanced to.
     let clock = VirtualClock()
     let log = EventLog<VirtualInstant>()
-    _ = clock.scheduleTimer(at: .frame(2), { log.append(clock.now) })
-    _ = clock.scheduleTimer(at: .frame(5), { log.append(clock.now) })
-    _ = clock.scheduleTimer(at: .frame(6), { log.append(clock.now) })
+    _ = clock.armTimer(at: .frame(2), { log.append(clock.now) })
+    _ = clock.armTimer(at: .frame(5), { log.append(clock.now) })
+    _ = clock.armTimer(at: .frame(6), { log.append(clock.now) })
     clock.advance(to: .frame(5))
     #expect(log.all == [.frame(5), .frame(5)])
     clock.advance(by: .frames(3))
@@ -49,7 +49,7 @@ import Testing
   @Test func jump_firesNothing_untilFireDueTimers() {
     let clock = VirtualClock()
     let log = EventLog<String>()
-    _ = clock.scheduleTimer(at: .frame(2), { log.append("2") })
+    _ = clock.armTimer(at: .frame(2), { log.append("2") })
     clock.jump(to: .frame(2))
     #expect(clock.now == .frame(2))
     #expect(log.all.isEmpty)
@@ -62,15 +62,15 @@ import Testing
   @Test func timerArmedByAFiringTimer_forTheSameInstant_firesInTheSameCall() {
     let clock = VirtualClock()
     let log = EventLog<String>()
-    _ = clock.scheduleTimer(
+    _ = clock.armTimer(
       at: .frame(2),
       {
         log.append("first")
-        _ = clock.scheduleTimer(at: .frame(2), { log.append("same instant") })
-        _ = clock.scheduleTimer(at: .frame(1), { log.append("already past") })
-        _ = clock.scheduleTimer(at: .frame(3), { log.append("later") })
+        _ = clock.armTimer(at: .frame(2), { log.append("same instant") })
+        _ = clock.armTimer(at: .frame(1), { log.append("already past") })
+        _ = clock.armTimer(at: .frame(3), { log.append("later") })
       })
-    _ = clock.scheduleTimer(at: .frame(2), { log.append("second") })
+    _ = clock.armTimer(at: .frame(2), { log.append("second") })
     clock.advance(to: .frame(2))
     // What a firing timer arms joins the same queue: earliest deadline first
     // (frame 1 before frame 2), then behind the timers armed before it.
@@ -81,21 +81,21 @@ import Testing
     #expect(log.all == ["first", "already past", "second", "same instant", "later"])
   }
 
-  @Test func cancelTimer_removesIt_soItNeverFires() {
+  @Test func disarmTimer_removesIt_soItNeverFires() {
     let clock = VirtualClock()
     let log = EventLog<String>()
-    let kept = clock.scheduleTimer(at: .frame(2), { log.append("kept") })
-    let cancelled = clock.scheduleTimer(at: .frame(1), { log.append("cancelled") })
+    let kept = clock.armTimer(at: .frame(2), { log.append("kept") })
+    let cancelled = clock.armTimer(at: .frame(1), { log.append("cancelled") })
     #expect(kept != cancelled)
     #expect(clock.pendingTimerCount == 2)
     #expect(clock.nextDeadline == .frame(1))
-    clock.cancelTimer(cancelled)
+    clock.disarmTimer(cancelled)
     #expect(clock.pendingTimerCount == 1)
     #expect(clock.nextDeadline == .frame(2))
     clock.advance(to: .frame(10))
     #expect(log.all == ["kept"])
-    clock.cancelTimer(kept)  // Already fired: nothing to remove.
-    clock.cancelTimer(cancelled)  // Already cancelled: likewise.
+    clock.disarmTimer(kept)  // Already fired: nothing to remove.
+    clock.disarmTimer(cancelled)  // Already cancelled: likewise.
     #expect(clock.pendingTimerCount == 0)
     #expect(clock.nextDeadline == nil)
   }
@@ -105,7 +105,7 @@ import Testing
     #expect(clock.pendingTimerCount == 0)
     #expect(clock.sleeperCount == 0)
     #expect(clock.nextDeadline == nil)
-    let timer = clock.scheduleTimer(at: .frame(4), {})
+    let timer = clock.armTimer(at: .frame(4), {})
     #expect(clock.nextDeadline == .frame(4))
     let sleeper = Task.immediate { try await clock.sleep(until: .frame(2)) }
     // A sleeper counts in `nextDeadline` and `sleeperCount`, not in `pendingTimerCount`.
@@ -116,7 +116,7 @@ import Testing
     try await sleeper.value
     #expect(clock.sleeperCount == 0)
     #expect(clock.nextDeadline == .frame(4))
-    clock.cancelTimer(timer)
+    clock.disarmTimer(timer)
     #expect(clock.pendingTimerCount == 0)
     #expect(clock.nextDeadline == nil)
   }
@@ -210,7 +210,7 @@ import Testing
   @Test func time_neverMovesBackwards() {
     let clock = VirtualClock(now: .frame(5))
     let log = EventLog<String>()
-    _ = clock.scheduleTimer(at: .frame(7), { log.append("7") })
+    _ = clock.armTimer(at: .frame(7), { log.append("7") })
     clock.jump(to: .frame(2))
     #expect(clock.now == .frame(5))
     clock.advance(to: .frame(3))

@@ -5,6 +5,7 @@
 
 #if os(Linux)
   import Glibc
+  import Synchronization
   import Testing
 
   @testable import Pace
@@ -135,10 +136,34 @@
       throttler.send(2)  // Trailing: delivered when its timer fires.
       var iterator = calls.makeAsyncIterator()
       for _ in 0..<3 {
-        let thread = await iterator.next()
-        #expect(thread != nil && thread != "Pace timers")
+        // One of Pace's delivery threads: neither the timer thread nor the cooperative pool.
+        #expect(await iterator.next() == "Pace deliveries")
       }
       withExtendedLifetime((debouncer, throttler)) {}
+    }
+
+    @Test func blockingHandlers_eachGetADeliveryThread() async throws {
+      // Three handlers that block until released: each must start at once,
+      // on a thread of its own, and a fourth pacer is still called.
+      let release = Atomic<Bool>(false)
+      let (started, start) = AsyncStream<Int>.makeStream()
+      let pacers = (0..<3).map { index in
+        Debouncer<Int>(for: .milliseconds(1)) { _ in
+          start.yield(index)
+          while !release.load(ordering: .acquiring) { usleep(1_000) }
+        }
+      }
+      for pacer in pacers { pacer.send(1) }
+      var iterator = started.makeAsyncIterator()
+      var seen = Set<Int>()
+      for _ in 0..<3 { if let index = await iterator.next() { seen.insert(index) } }
+      #expect(seen == [0, 1, 2])
+      let (values, delivered) = AsyncStream<Int>.makeStream()
+      let other = Debouncer<Int>(for: .milliseconds(1)) { delivered.yield($0) }
+      other.send(4)
+      #expect(await PacerRealClockTests.firstValue(of: values) == 4)
+      release.store(true, ordering: .releasing)
+      withExtendedLifetime((pacers, other)) {}
     }
 
     @Test func releasingAPendingPacer_disarmsItsTimer_andFreesItsState() throws {

@@ -42,7 +42,7 @@ import Testing
     let owners = Owners(count: 5)
     var heap = Heap()
     for (name, deadline) in zip(0..., [50, 10, 40, 20, 30] as [Int64]) {
-      heap.schedule(owners.id(name), at: deadline, payload: owners.owner(name))
+      heap.arm(owners.id(name), at: deadline, payload: owners.owner(name))
     }
     #expect(owners.popDue(&heap, at: 30) == [1, 3, 4])
     #expect(heap.earliestDeadline == 40)
@@ -50,18 +50,18 @@ import Testing
     #expect(heap.deadline(of: owners.id(0)) == 50)
   }
 
-  @Test func schedule_anArmedOwner_movesItsOneTimer() {
+  @Test func arm_anArmedOwner_movesItsOneTimer() {
     let owners = Owners(count: 2)
     var heap = Heap()
-    #expect(heap.schedule(owners.id(0), at: 100, payload: owners.owner(0)) == nil)
-    heap.schedule(owners.id(1), at: 50, payload: owners.owner(1))
-    #expect(heap.schedule(owners.id(0), at: 10, payload: owners.owner(0))?.name == 0)
+    #expect(heap.arm(owners.id(0), at: 100, payload: owners.owner(0)) == nil)
+    heap.arm(owners.id(1), at: 50, payload: owners.owner(1))
+    #expect(heap.arm(owners.id(0), at: 10, payload: owners.owner(0))?.name == 0)
     #expect(heap.count == 2)
     #expect(heap.earliestDeadline == 10)
-    heap.schedule(owners.id(0), at: 200, payload: owners.owner(0))
+    heap.arm(owners.id(0), at: 200, payload: owners.owner(0))
     #expect(heap.earliestDeadline == 50)
-    #expect(heap.remove(owners.id(0)) != nil)
-    #expect(heap.remove(owners.id(0)) == nil)
+    #expect(heap.disarm(owners.id(0)) != nil)
+    #expect(heap.disarm(owners.id(0)) == nil)
     #expect(heap.count == 1)
   }
 
@@ -79,10 +79,10 @@ import Testing
       switch Int.random(in: 0..<10, using: &random) {
       case 0..<5:
         let deadline = now + Int64.random(in: 0...1_000, using: &random)
-        heap.schedule(owners.id(name), at: deadline, payload: owners.owner(name))
+        heap.arm(owners.id(name), at: deadline, payload: owners.owner(name))
         reference[name] = deadline
       case 5..<7:
-        let removed = heap.remove(owners.id(name))
+        let removed = heap.disarm(owners.id(name))
         #expect((removed != nil) == (reference.removeValue(forKey: name) != nil))
       default:
         now += Int64.random(in: 0...300, using: &random)
@@ -106,7 +106,7 @@ import Testing
     let owners = Owners(count: 1_000)
     var heap = Heap()
     for name in 0..<1_000 {
-      heap.schedule(owners.id(name), at: Int64(name), payload: owners.owner(name))
+      heap.arm(owners.id(name), at: Int64(name), payload: owners.owner(name))
     }
     #expect(heap.entries.capacity >= 1_000)
     #expect(owners.popDue(&heap, at: 10_000).count == 1_000)

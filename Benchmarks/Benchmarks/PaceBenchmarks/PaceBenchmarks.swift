@@ -68,8 +68,8 @@ let benchmarks: @Sendable () -> Void = {
     metrics: [.mallocCountTotal], warmupIterations: 5, scalingFactor: .one, maxDuration: .seconds(2),
     maxIterations: 300)
 
-  // By default the handler runs in a task of its own (never on the shared
-  // timer thread); `.inline` runs it on the timer thread, as before.
+  // By default the handler runs on one of Pace's delivery threads (never on
+  // the shared timer thread); `.inline` runs it on the timer thread.
   Benchmark("debounce burst | Pace Debouncer", configuration: burst) { benchmark in
     BurstProbe.countAllocations(benchmark) { called in
       let debouncer = Debouncer<Int>(for: .milliseconds(1)) { _ in called.signal() }

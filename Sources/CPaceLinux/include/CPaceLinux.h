@@ -34,6 +34,19 @@ int c_pace_timerfd_arm(int fd, int64_t deadline_ns);
 void c_pace_lock(uint32_t *word);
 void c_pace_unlock(uint32_t *word);
 
+/// Sleeps while `*word` equals `expected` (or until a wake-up or a signal);
+/// the kernel compares and sleeps atomically, so a wake-up is never lost.
+void c_pace_futex_wait(uint32_t *word, uint32_t expected);
+
+/// Wakes one thread sleeping in `c_pace_futex_wait` on `word`.
+void c_pace_futex_wake_one(uint32_t *word);
+
+/// Stores `value` in `*word` with release ordering, for a waiter to see.
+void c_pace_store_release(uint32_t *word, uint32_t value);
+
+/// Loads `*word` with acquire ordering.
+uint32_t c_pace_load_acquire(uint32_t *word);
+
 /// Names the calling thread (at most 15 bytes are kept), for debuggers and `top -H`.
 void c_pace_name_this_thread(const char *name);
 

@@ -32,13 +32,13 @@ extension Pacer {
   ///   - interval: The quiet period that ends a burst; a negative one counts as zero.
   ///   - edges: Which values of a burst the handler gets: the last by default.
   ///   - clock: The clock that measures time; the continuous clock by default.
-  ///   - delivery: Where a timer's emissions run the handler: in a task by default.
+  ///   - delivery: Where a timer's emissions run the handler: off the timer's thread by default.
   ///   - handler: Called with each value the policy emits, on the creator's isolation.
   public convenience init<V, C: Clock>(
     for interval: Duration,
     edges: DebounceEdges<Duration> = .default,
     clock: C = ContinuousClock(),
-    delivery: PacerDelivery = .task,
+    delivery: PacerDelivery = .separate,
     @_inheritActorContext handler: @escaping @Sendable @isolated(any) (V) -> Void
   ) where C.Duration == Duration, Machine == DebounceStateMachine<V, DriverInstant> {
     self.init(
@@ -61,14 +61,14 @@ extension Pacer {
   ///   - interval: The quiet period that ends a burst; a negative one counts as zero.
   ///   - edges: Which values of a burst the handler gets: the last by default.
   ///   - clock: The clock that measures time; the continuous clock by default.
-  ///   - delivery: Where a timer's emissions run the handler: in a task by default.
+  ///   - delivery: Where a timer's emissions run the handler: off the timer's thread by default.
   ///   - owner: The actor the handler runs on; held weakly.
   ///   - handler: Called with the owner and each value the policy emits.
   public convenience init<V, C: Clock, Owner: Actor>(
     for interval: Duration,
     edges: DebounceEdges<Duration> = .default,
     clock: C = ContinuousClock(),
-    delivery: PacerDelivery = .task,
+    delivery: PacerDelivery = .separate,
     owner: Owner,
     handler: @escaping @Sendable (isolated Owner, V) -> Void
   ) where C.Duration == Duration, Machine == DebounceStateMachine<V, DriverInstant> {
@@ -93,14 +93,14 @@ extension Pacer {
   ///   - interval: The quiet period that ends a burst; a negative one counts as zero.
   ///   - edges: Which values of a burst the handler gets: the last by default.
   ///   - clock: The clock that measures time; the continuous clock by default.
-  ///   - delivery: Where a timer's emissions run the handler: in a task by default.
+  ///   - delivery: Where a timer's emissions run the handler: off the timer's thread by default.
   ///   - owner: The object handed to the handler; held weakly.
   ///   - handler: Called with the owner and each value the policy emits, on its isolation.
   public convenience init<V, C: Clock, Owner: AnyObject & Sendable>(
     for interval: Duration,
     edges: DebounceEdges<Duration> = .default,
     clock: C = ContinuousClock(),
-    delivery: PacerDelivery = .task,
+    delivery: PacerDelivery = .separate,
     owner: Owner,
     @_inheritActorContext handler: @escaping @Sendable @isolated(any) (Owner, V) -> Void
   ) where C.Duration == Duration, Machine == DebounceStateMachine<V, DriverInstant> {

@@ -11,12 +11,12 @@ extension Pacer {
   /// - Parameters:
   ///   - machine: The policy, any ``PacingStateMachine`` on ``DriverInstant``s.
   ///   - clock: The clock that measures time; the continuous clock by default.
-  ///   - delivery: Where a timer's emissions run the handler: in a task by default.
+  ///   - delivery: Where a timer's emissions run the handler: off the timer's thread by default.
   ///   - handler: Called with each value the policy emits, on the creator's isolation.
   public convenience init<C: Clock>(
     machine: Machine,
     clock: C = ContinuousClock(),
-    delivery: PacerDelivery = .task,
+    delivery: PacerDelivery = .separate,
     @_inheritActorContext handler: @escaping @Sendable @isolated(any) (Value) -> Void
   ) where C.Duration == Duration {
     self.init(
@@ -38,13 +38,13 @@ extension Pacer {
   /// - Parameters:
   ///   - machine: The policy, any ``PacingStateMachine`` on ``DriverInstant``s.
   ///   - clock: The clock that measures time; the continuous clock by default.
-  ///   - delivery: Where a timer's emissions run the handler: in a task by default.
+  ///   - delivery: Where a timer's emissions run the handler: off the timer's thread by default.
   ///   - owner: The actor the handler runs on; held weakly.
   ///   - handler: Called with the owner and each value the policy emits.
   public convenience init<C: Clock, Owner: Actor>(
     machine: Machine,
     clock: C = ContinuousClock(),
-    delivery: PacerDelivery = .task,
+    delivery: PacerDelivery = .separate,
     owner: Owner,
     handler: @escaping @Sendable (isolated Owner, Value) -> Void
   ) where C.Duration == Duration {
@@ -68,13 +68,13 @@ extension Pacer {
   /// - Parameters:
   ///   - machine: The policy, any ``PacingStateMachine`` on ``DriverInstant``s.
   ///   - clock: The clock that measures time; the continuous clock by default.
-  ///   - delivery: Where a timer's emissions run the handler: in a task by default.
+  ///   - delivery: Where a timer's emissions run the handler: off the timer's thread by default.
   ///   - owner: The object handed to the handler; held weakly.
   ///   - handler: Called with the owner and each value the policy emits, on its isolation.
   public convenience init<C: Clock, Owner: AnyObject & Sendable>(
     machine: Machine,
     clock: C = ContinuousClock(),
-    delivery: PacerDelivery = .task,
+    delivery: PacerDelivery = .separate,
     owner: Owner,
     @_inheritActorContext handler: @escaping @Sendable @isolated(any) (Owner, Value) -> Void
   ) where C.Duration == Duration {

@@ -13,12 +13,12 @@ extension Pacer {
   /// - Parameters:
   ///   - stages: The stages, each feeding the next, with the timing contract's semantics.
   ///   - clock: The clock that measures time; the continuous clock by default.
-  ///   - delivery: Where a timer's emissions run the handler: in a task by default.
+  ///   - delivery: Where a timer's emissions run the handler: off the timer's thread by default.
   ///   - handler: Called with each value the policy emits, on the creator's isolation.
   public convenience init<V, C: Clock>(
     stages: PacingStage<V>...,
     clock: C = ContinuousClock(),
-    delivery: PacerDelivery = .task,
+    delivery: PacerDelivery = .separate,
     @_inheritActorContext handler: @escaping @Sendable @isolated(any) (V) -> Void
   ) where C.Duration == Duration, Machine == PacingPipeline<V, DriverInstant> {
     self.init(
@@ -40,13 +40,13 @@ extension Pacer {
   /// - Parameters:
   ///   - stages: The stages, each feeding the next, with the timing contract's semantics.
   ///   - clock: The clock that measures time; the continuous clock by default.
-  ///   - delivery: Where a timer's emissions run the handler: in a task by default.
+  ///   - delivery: Where a timer's emissions run the handler: off the timer's thread by default.
   ///   - owner: The actor the handler runs on; held weakly.
   ///   - handler: Called with the owner and each value the policy emits.
   public convenience init<V, C: Clock, Owner: Actor>(
     stages: PacingStage<V>...,
     clock: C = ContinuousClock(),
-    delivery: PacerDelivery = .task,
+    delivery: PacerDelivery = .separate,
     owner: Owner,
     handler: @escaping @Sendable (isolated Owner, V) -> Void
   ) where C.Duration == Duration, Machine == PacingPipeline<V, DriverInstant> {
@@ -70,13 +70,13 @@ extension Pacer {
   /// - Parameters:
   ///   - stages: The stages, each feeding the next, with the timing contract's semantics.
   ///   - clock: The clock that measures time; the continuous clock by default.
-  ///   - delivery: Where a timer's emissions run the handler: in a task by default.
+  ///   - delivery: Where a timer's emissions run the handler: off the timer's thread by default.
   ///   - owner: The object handed to the handler; held weakly.
   ///   - handler: Called with the owner and each value the policy emits, on its isolation.
   public convenience init<V, C: Clock, Owner: AnyObject & Sendable>(
     stages: PacingStage<V>...,
     clock: C = ContinuousClock(),
-    delivery: PacerDelivery = .task,
+    delivery: PacerDelivery = .separate,
     owner: Owner,
     @_inheritActorContext handler: @escaping @Sendable @isolated(any) (Owner, V) -> Void
   ) where C.Duration == Duration, Machine == PacingPipeline<V, DriverInstant> {
@@ -94,12 +94,12 @@ extension Pacer {
   /// - Parameters:
   ///   - stages: The stages, each feeding the next, with the timing contract's semantics.
   ///   - clock: The clock that measures time; the continuous clock by default.
-  ///   - delivery: Where a timer's emissions run the handler: in a task by default.
+  ///   - delivery: Where a timer's emissions run the handler: off the timer's thread by default.
   ///   - handler: Called with each value the policy emits, on the creator's isolation.
   public convenience init<V, C: Clock>(
     stages: [PacingStage<V>],
     clock: C = ContinuousClock(),
-    delivery: PacerDelivery = .task,
+    delivery: PacerDelivery = .separate,
     @_inheritActorContext handler: @escaping @Sendable @isolated(any) (V) -> Void
   ) where C.Duration == Duration, Machine == PacingPipeline<V, DriverInstant> {
     self.init(

@@ -25,9 +25,9 @@
 ///
 /// The handler runs on the isolation of the code that created the pacer when
 /// that is an actor (the main actor for UI code), in a task; a plain
-/// `@Sendable` closure runs in a task of its own, never on a thread that other
-/// pacers share (unless you opt in with ``PacerDelivery/inline``). Values
-/// reach it in order, one at a time. An owner — an actor, a main-actor model,
+/// `@Sendable` closure runs, on Linux, on Pace's delivery threads, never on a
+/// thread other pacers are waiting for (unless you opt in with
+/// ``PacerDelivery/inline``). Values reach it in order, one at a time. An owner — an actor, a main-actor model,
 /// any `Sendable` object that keeps the pacer — passes itself as `owner:` and
 /// gets itself back in the handler, held weakly, on its own isolation:
 ///

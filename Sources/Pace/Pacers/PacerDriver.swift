@@ -111,7 +111,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
 
   /// The timer fired: run the policy as of now, follow its deadline, deliver.
   /// On the timer thread, with inline delivery and a handler with no
-  /// isolation, the delivery runs right there; otherwise in a task.
+  /// isolation, the delivery runs right there; otherwise as ``start(_:)`` says.
   @inlinable
   func timerFired(onTimerThread: Bool) -> TimerDelivery? {
     let delivery = withLock { state -> Delivery? in
@@ -121,7 +121,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     guard let delivery else { return nil }
     if onTimerThread, delivery.isInline {
       // The timer thread awaits it at once: no task, no hop.
-      return { driver in await unsafeDowncast(driver, to: PacerDriver.self).deliver(isolation: nil) }
+      return Self.deliverWithoutIsolation
     }
     start(delivery)
     return nil
@@ -168,10 +168,25 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
       ownerGone()
       return
     }
+    #if os(Linux)
+      if isolation == nil, let threads = DeliveryThreads.shared {
+        // No actor to run on: one of Pace's delivery threads, never the
+        // cooperative pool, which a blocking handler would stall.
+        threads.run(Self.deliverWithoutIsolation, of: TimerOwner(self))
+        return
+      }
+    #endif
     let driver = LockProtected(self)
     Task {
       await driver.storage.deliver(isolation: isolation)
     }
+  }
+
+  /// A delivery with no isolation, as a function of the driver that captures
+  /// nothing (so handing it over allocates nothing).
+  @inlinable
+  static var deliverWithoutIsolation: TimerDelivery {
+    { driver in await unsafeDowncast(driver, to: PacerDriver.self).deliver(isolation: nil) }
   }
 
   /// The owner is gone: drop what is pending, let the timer go, end the delivery.

@@ -122,8 +122,8 @@ final class ClockTimerScheduler<C: Clock>: TimerScheduler, @unchecked Sendable w
   ) -> ArmedTimer {
     // `C` is `Manual` here; the cast only recovers that for the compiler.
     guard let epoch = epoch as? Manual.Instant else { preconditionFailure("A clock's instant type changed") }
-    let id = clock.scheduleTimer(at: epoch.advanced(by: .nanoseconds(deadline.nanoseconds)), fire)
-    return .manual(cancel: { clock.cancelTimer(id) })
+    let id = clock.armTimer(at: epoch.advanced(by: .nanoseconds(deadline.nanoseconds)), fire)
+    return .manual(cancel: { clock.disarmTimer(id) })
   }
 }
 

@@ -56,7 +56,7 @@
       timerDescriptor = descriptor
       epochNanoseconds = Self.kernelNanoseconds()
       super.init()
-      guard Self.startThread(running: self) else {
+      guard startDetachedThread(named: "Pace timers", { [self] in run() }) else {
         close(descriptor)
         return nil
       }
@@ -79,7 +79,7 @@
       let (kernelDeadline, overflow) = epochNanoseconds.addingReportingOverflow(deadline.nanoseconds)
       let at = overflow ? Int64.max : kernelDeadline
       let replaced = state.withLock { state in
-        let replaced = state.heap.schedule(owner.id, at: at, payload: Timer(owner: owner, fire: fire))
+        let replaced = state.heap.arm(owner.id, at: at, payload: Timer(owner: owner, fire: fire))
         // Int64.max is "never": keep it in the heap, but no need to wake for it.
         if at < state.armedDeadline, at < .max {
           state.armedDeadline = at
@@ -92,7 +92,7 @@
 
     override func disarm(_ owner: ObjectIdentifier) {
       // The owner is released here, outside the lock: this may be the last reference to it.
-      let removed = state.withLock { $0.heap.remove(owner) }
+      let removed = state.withLock { $0.heap.disarm(owner) }
       _ = removed
     }
 
@@ -102,27 +102,6 @@
     }
 
     // MARK: The thread
-
-    private static func startThread(running scheduler: KernelTimerScheduler) -> Bool {
-      var attributes = pthread_attr_t()
-      pthread_attr_init(&attributes)
-      defer { pthread_attr_destroy(&attributes) }
-      pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-      let context = Unmanaged.passRetained(scheduler)
-      var thread = pthread_t()
-      let result = pthread_create(
-        &thread, &attributes,
-        { context in
-          let scheduler = Unmanaged<KernelTimerScheduler>.fromOpaque(context!).takeRetainedValue()
-          c_pace_name_this_thread("Pace timers")
-          scheduler.run()
-        }, context.toOpaque())
-      guard result == 0 else {
-        context.release()
-        return false
-      }
-      return true
-    }
 
     /// Runs the timer loop for the life of the process.
     private func run() -> Never {

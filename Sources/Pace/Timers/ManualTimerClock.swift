@@ -11,10 +11,10 @@
 /// Not API: `package`, for the modules of this package only.
 package protocol ManualTimerClock: Clock, Sendable where Duration == Swift.Duration {
   /// Runs `action` when the clock reaches `deadline` (after the inputs of that
-  /// instant). Returns a token for ``cancelTimer(_:)``.
-  func scheduleTimer(at deadline: Instant, _ action: @escaping @Sendable () -> Void) -> UInt64
+  /// instant). Returns a token for ``disarmTimer(_:)``.
+  func armTimer(at deadline: Instant, _ action: @escaping @Sendable () -> Void) -> UInt64
   /// Forgets a timer that has not fired yet.
-  func cancelTimer(_ token: UInt64)
+  func disarmTimer(_ token: UInt64)
   /// A driver started handing values to user code.
   func deliveryStarted()
   /// A delivery announced by ``deliveryStarted()`` is done.

@@ -12,8 +12,8 @@
 /// driver) and a keyed pacer (a key per user key) share it.
 ///
 ///     var heap = TimerHeap<String, Int>()
-///     heap.schedule("a", at: 30, payload: 1)
-///     heap.schedule("b", at: 10, payload: 2)
+///     heap.arm("a", at: 30, payload: 1)
+///     heap.arm("b", at: 10, payload: 2)
 ///     heap.popFirst(dueAt: 20)?.key  // "b"
 package struct TimerHeap<Key: Hashable, Payload> {
   package struct Entry {
@@ -49,7 +49,7 @@ package struct TimerHeap<Key: Hashable, Payload> {
   /// payload) if it is armed; returns the payload it replaced, so that the
   /// caller can release it outside its lock.
   @discardableResult
-  package mutating func schedule(_ key: Key, at deadline: Int64, payload: Payload) -> Payload? {
+  package mutating func arm(_ key: Key, at deadline: Int64, payload: Payload) -> Payload? {
     if let position = positions[key] {
       let earlier = deadline < entries[position].deadline
       entries[position].deadline = deadline
@@ -67,7 +67,7 @@ package struct TimerHeap<Key: Hashable, Payload> {
   /// Disarms `key`'s timer; returns its entry if it had one, so that the
   /// caller can release its payload outside its lock.
   @discardableResult
-  package mutating func remove(_ key: Key) -> Entry? {
+  package mutating func disarm(_ key: Key) -> Entry? {
     guard let position = positions.removeValue(forKey: key) else { return nil }
     return removeEntry(at: position)
   }

@@ -53,6 +53,8 @@ public final class VirtualClock: Clock, ManualTimerClock, Sendable {
     var cancelledSleepers: Set<UInt64> = []
     /// Tasks waiting until this many driver timers are armed.
     var timerWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    /// Tasks waiting until this many tasks sleep on the clock.
+    var sleeperWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     /// Deliveries that drivers on this clock have started and not finished.
     var deliveries = 0
     /// Tasks waiting until no delivery runs.
@@ -100,13 +102,18 @@ public final class VirtualClock: Clock, ManualTimerClock, Sendable {
     }
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-        let result = state.withLock { state -> Result<Void, any Error>? in
-          if state.cancelledSleepers.remove(id) != nil { return .failure(CancellationError()) }
-          if deadline <= state.now { return .success(()) }
+        let (result, ready) = state.withLock {
+          state -> (Result<Void, any Error>?, [CheckedContinuation<Void, Never>]) in
+          if state.cancelledSleepers.remove(id) != nil { return (.failure(CancellationError()), []) }
+          if deadline <= state.now { return (.success(()), []) }
           state.sleepers.append(Sleeper(deadline: deadline, id: id, continuation: continuation))
-          return nil
+          let count = state.sleepers.count
+          let ready = state.sleeperWaiters.filter { $0.count <= count }.map(\.continuation)
+          state.sleeperWaiters.removeAll { $0.count <= count }
+          return (nil, ready)
         }
         if let result { continuation.resume(with: result) }
+        for waiter in ready { waiter.resume() }
       }
     } onCancel: {
       let continuation = state.withLock { state -> CheckedContinuation<Void, any Error>? in
@@ -175,6 +182,22 @@ public final class VirtualClock: Clock, ManualTimerClock, Sendable {
       let ready = state.withLock { state in
         guard state.timers.count < count else { return true }
         state.timerWaiters.append((count, continuation))
+        return false
+      }
+      if ready { continuation.resume() }
+    }
+  }
+
+  /// Suspends until at least `count` tasks sleep on the clock: for instance,
+  /// until an operation started in another task has reached its `sleep`.
+  ///
+  ///     let operation = Task { try await clock.sleep(until: .frame(10)) }
+  ///     await clock.waitForSleepers()    // it sleeps now
+  public func waitForSleepers(count: Int = 1) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let ready = state.withLock { state in
+        guard state.sleepers.count < count else { return true }
+        state.sleeperWaiters.append((count, continuation))
         return false
       }
       if ready { continuation.resume() }

@@ -1,0 +1,208 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Pace open source project.
+// Licensed under Apache License v2.0. See LICENSE.txt for license information.
+//===----------------------------------------------------------------------===//
+
+import Pace
+import PaceTesting
+import Testing
+
+/// A gate an operation waits at, ignoring cancellation, until the test opens it.
+final class Gate: Sendable {
+  private let state = LockedState<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+  private let arrivals: AsyncStream<Void>.Continuation
+  let arrived: AsyncStream<Void>
+
+  init() {
+    (arrived, arrivals) = AsyncStream<Void>.makeStream()
+  }
+
+  /// Waits until the gate opens; tells `arrived` first. Cancellation does not end the wait.
+  func pass() async {
+    arrivals.yield()
+    await withCheckedContinuation { continuation in
+      let isOpen = state.withLock { state in
+        if !state.isOpen { state.waiters.append(continuation) }
+        return state.isOpen
+      }
+      if isOpen { continuation.resume() }
+    }
+  }
+
+  func open() {
+    let waiters = state.withLock { state in
+      state.isOpen = true
+      defer { state.waiters = [] }
+      return state.waiters
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+}
+
+/// The result of a call: its value or whether it was cancelled.
+enum Outcome<Value: Sendable & Equatable>: Sendable, Equatable {
+  case value(Value)
+  case cancelled
+  case failed(String)
+
+  init(_ body: () async throws -> Value) async {
+    do {
+      self = .value(try await body())
+    } catch is CancellationError {
+      self = .cancelled
+    } catch {
+      self = .failed("\(error)")
+    }
+  }
+}
+
+@Suite struct LatestTaskTests {
+  @Test func theLatestCallerGetsItsResult() async {
+    let latest = LatestTask<Int>()
+    #expect(await Outcome { try await latest.run { 1 } } == .value(1))
+    #expect(await Outcome { try await latest.run { 2 } } == .value(2))
+    #expect(!latest.isRunning)
+  }
+
+  @Test func aSupersededCaller_getsCancellationErrorAtOnce_evenWhenItsOperationIgnoresCancellation() async {
+    let latest = LatestTask<String>()
+    let gate = Gate()
+    let first = Task {
+      await Outcome {
+        try await latest.run {
+          await gate.pass(); return "stale"
+        }
+      }
+    }
+    var arrivals = gate.arrived.makeAsyncIterator()
+    await arrivals.next()  // The first operation runs, and will not stop for cancellation.
+    let second = await Outcome { try await latest.run { "fresh" } }
+    // The first caller is resolved although its operation is still at the gate.
+    #expect(await first.value == .cancelled)
+    #expect(second == .value("fresh"))
+    gate.open()  // Its late result goes nowhere.
+  }
+
+  @Test func aLateResultOfASupersededOperation_neverReachesTheLatestCaller() async {
+    let latest = LatestTask<String>()
+    let firstGate = Gate()
+    let secondGate = Gate()
+    let first = Task {
+      await Outcome {
+        try await latest.run {
+          await firstGate.pass(); return "stale"
+        }
+      }
+    }
+    var firstArrivals = firstGate.arrived.makeAsyncIterator()
+    await firstArrivals.next()
+    let second = Task {
+      await Outcome {
+        try await latest.run {
+          await secondGate.pass(); return "fresh"
+        }
+      }
+    }
+    var secondArrivals = secondGate.arrived.makeAsyncIterator()
+    await secondArrivals.next()
+    firstGate.open()  // The stale operation returns first…
+    #expect(await first.value == .cancelled)
+    secondGate.open()
+    #expect(await second.value == .value("fresh"))  // …and the latest caller still gets its own result.
+  }
+
+  @Test func cancellingTheCaller_cancelsItsOperation() async {
+    let latest = LatestTask<Int>()
+    let clock = VirtualClock()
+    let (operationEnds, operationEnded) = AsyncStream<Bool>.makeStream()
+    let caller = Task {
+      await Outcome {
+        try await latest.run {
+          do {
+            try await clock.sleep(until: .frame(3_600))
+            operationEnded.yield(false)
+          } catch {
+            operationEnded.yield(true)  // Cancelled, as it should be.
+            throw error
+          }
+          return 1
+        }
+      }
+    }
+    await clock.waitForSleepers()
+    caller.cancel()
+    #expect(await caller.value == .cancelled)
+    var ends = operationEnds.makeAsyncIterator()
+    #expect(await ends.next() == true)
+    #expect(!latest.isRunning)
+  }
+
+  @Test func aCallerCancelledBeforeItRuns_doesNotSupersedeTheCallBefore() async {
+    let latest = LatestTask<String>()
+    let gate = Gate()
+    let first = Task {
+      await Outcome {
+        try await latest.run {
+          await gate.pass(); return "first"
+        }
+      }
+    }
+    var arrivals = gate.arrived.makeAsyncIterator()
+    await arrivals.next()
+    let cancelledEarly = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      return await Outcome { try await latest.run { "never" } }
+    }
+    #expect(await cancelledEarly.value == .cancelled)
+    gate.open()
+    #expect(await first.value == .value("first"))
+  }
+
+  @Test func equalOperations_areStillTwoCalls_latestWinsByGeneration() async {
+    let latest = LatestTask<Int>()
+    let gate = Gate()
+    @Sendable func operation() async throws -> Int {
+      await gate.pass()
+      return 7
+    }
+    let first = Task { await Outcome { try await latest.run(operation) } }
+    var arrivals = gate.arrived.makeAsyncIterator()
+    await arrivals.next()
+    let second = Task { await Outcome { try await latest.run(operation) } }
+    #expect(await first.value == .cancelled)
+    await arrivals.next()
+    gate.open()
+    #expect(await second.value == .value(7))
+  }
+
+  @Test func aThousandOverlappingCalls_fromSeveralTasks_allReturn_andEveryOperationEnds() async {
+    let latest = LatestTask<Int>()
+    let (ends, ended) = AsyncStream<Void>.makeStream()
+    let calls = 1_000
+    let outcomes = await withTaskGroup(of: Outcome<Int>.self) { group in
+      for index in 0..<calls {
+        group.addTask {
+          await Outcome {
+            try await latest.run {
+              defer { ended.yield() }
+              await Task.yield()
+              return index
+            }
+          }
+        }
+      }
+      return await group.reduce(into: [Outcome<Int>]()) { $0.append($1) }
+    }
+    #expect(outcomes.count == calls)
+    #expect(outcomes.allSatisfy { if case .failed = $0 { false } else { true } })
+    #expect(outcomes.contains { if case .value = $0 { true } else { false } })
+    // No operation is left behind: every one of them ended.
+    var count = 0
+    for await _ in ends {
+      count += 1
+      if count == calls { break }
+    }
+    #expect(count == calls)
+    #expect(!latest.isRunning)
+  }
+}

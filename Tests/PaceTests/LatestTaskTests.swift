@@ -45,7 +45,7 @@ enum Outcome<Value: Sendable & Equatable>: Sendable, Equatable {
   case cancelled
   case failed(String)
 
-  init(_ body: () async throws -> Value) async {
+  init(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Value) async {
     do {
       self = .value(try await body())
     } catch is CancellationError {
@@ -56,7 +56,7 @@ enum Outcome<Value: Sendable & Equatable>: Sendable, Equatable {
   }
 }
 
-@Suite struct LatestTaskTests {
+@Suite(.timeLimit(.minutes(1))) struct LatestTaskTests {
   @Test func theLatestCallerGetsItsResult() async {
     let latest = LatestTask<Int>()
     #expect(await Outcome { try await latest.run { 1 } } == .value(1))

@@ -24,7 +24,10 @@
 ///   finisher (work that ignored its cancellation) never removes a newer
 ///   entry for the same key.
 ///
-/// It is the ``OnBusy/share`` answer of the on-busy policy, per key.
+/// It gives the ``OnBusy/share`` answer of the on-busy policy, per key; it
+/// keeps entries with an identity of their own rather than an
+/// ``OnBusyStateMachine`` per key, whose generations would start again with
+/// each entry.
 public final class SingleFlight<Key: Hashable & Sendable, Success: Sendable>: Sendable {
   private struct Entry {
     /// Tells this execution from a later one for the same key.

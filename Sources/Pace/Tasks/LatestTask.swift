@@ -65,7 +65,7 @@ public final class LatestTask<Success: Sendable>: Sendable {
   public func run(
     @_inheritActorContext _ operation: @escaping @Sendable @isolated(any) () async throws -> Success
   ) async throws -> Success {
-    let ticket = Ticket()
+    let ticket = CallTicket()
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Success, any Error>) in
         start(operation, continuation: continuation, ticket: ticket)
@@ -86,7 +86,7 @@ public final class LatestTask<Success: Sendable>: Sendable {
 
   private func start(
     _ operation: @escaping @Sendable @isolated(any) () async throws -> Success,
-    continuation: CheckedContinuation<Success, any Error>, ticket: Ticket
+    continuation: CheckedContinuation<Success, any Error>, ticket: CallTicket
   ) {
     // The ticket's lock first: a caller already cancelled never supersedes the call before it.
     let superseded = ticket.begin { () -> (generation: UInt64, superseded: Call?)? in
@@ -152,28 +152,5 @@ public final class LatestTask<Success: Sendable>: Sendable {
     guard let call else { return }
     call.continuation.resume(throwing: CancellationError())
     call.task?.cancel()
-  }
-}
-
-/// One call's generation, shared with its cancellation handler, which may run
-/// before the call has begun.
-private final class Ticket: Sendable {
-  private let state = LockedState<(generation: UInt64?, isCancelled: Bool)>((nil, false))
-
-  /// Runs `begin` unless the caller was cancelled first; keeps its generation.
-  func begin<T>(_ begin: () -> (generation: UInt64, superseded: T)?) -> (UInt64, T)? {
-    state.withLock { state in
-      guard !state.isCancelled, let begun = begin() else { return nil }
-      state.generation = begun.generation
-      return (begun.generation, begun.superseded)
-    }
-  }
-
-  /// Marks the caller cancelled; the generation to cancel, if it has begun.
-  func cancel() -> UInt64? {
-    state.withLock { state in
-      state.isCancelled = true
-      return state.generation
-    }
   }
 }

@@ -1,0 +1,118 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Pace open source project.
+// Licensed under Apache License v2.0. See LICENSE.txt for license information.
+//===----------------------------------------------------------------------===//
+
+/// An awaitable debounce: each call waits for the quiet period, then the
+/// operation runs once, with the latest argument, and its caller gets the
+/// result.
+///
+/// ```swift
+/// @MainActor final class SearchModel {
+///   var results: [String] = []
+///   private let search = DebouncedTask<String, [String]>(for: .milliseconds(300)) { query in
+///     try await api.search(query)
+///   }
+///
+///   func queryChanged(_ query: String) async {
+///     do {
+///       results = try await search.run(query)
+///     } catch is CancellationError {
+///       // A newer query came within 300 ms, or a newer search started: nothing to show.
+///     } catch {
+///       // The search failed.
+///     }
+///   }
+/// }
+/// ```
+///
+///     run:        a-b-c-----d------
+///     operation:  -------[c--]-[d--]    (interval: 3 steps; each run takes 3)
+///     a, b:       cancelled at b, at c
+///
+/// - A caller whose argument is superseded by a newer call of the same burst
+///   gets `CancellationError` at once, when the newer call is made.
+/// - When the operation starts for a newer burst, the one still running for
+///   an older burst is cancelled and its caller gets `CancellationError`:
+///   latest wins, as ``LatestTask`` (the ``OnBusy/restart`` answer of
+///   ``OnBusyStateMachine``).
+/// - A call the policy drops (inside a burst, with `.leading` only) gets
+///   `CancellationError` at once; the burst's first call runs.
+/// - Cancelling a caller's task cancels its call: it never runs, or its
+///   operation is cancelled.
+///
+/// The timing is ``DebounceStateMachine``'s, on any clock, run by a
+/// ``Debouncer``: there is no `Task.sleep` here.
+public final class DebouncedTask<Argument: Sendable, Success: Sendable>: Sendable {
+  private let storage: DebouncedTaskStorage<Argument, Success>
+  private let debouncer: Debouncer<UInt64>
+
+  /// Creates an awaitable debounce of `operation`.
+  ///
+  ///     let save = DebouncedTask<String, Void>(for: .seconds(1)) { draft in try await store.save(draft) }
+  ///     try await save.run(draft)   // returns once this draft, the last of its burst, is saved
+  ///
+  /// - Parameters:
+  ///   - interval: The quiet period that ends a burst of calls; a negative one counts as zero.
+  ///   - edges: Which calls of a burst run: the last by default.
+  ///   - clock: The clock that measures time; the continuous clock by default.
+  ///   - operation: The work, run in a task of its own on its isolation (the
+  ///     creator's actor, for a closure formed there).
+  public init<C: Clock>(
+    for interval: Duration,
+    edges: DebounceEdges<Duration> = .default,
+    clock: C = ContinuousClock(),
+    @_inheritActorContext operation: @escaping @Sendable @isolated(any) (Argument) async throws -> Success
+  ) where C.Duration == Duration {
+    let storage = DebouncedTaskStorage(operation: operation)
+    self.storage = storage
+    debouncer = Debouncer<UInt64>(for: interval, edges: edges, clock: clock, delivery: .inline) { generation in
+      storage.debounced(generation)
+    }
+  }
+
+  deinit {
+    storage.cancelAll(debouncer: debouncer)
+  }
+
+  /// Whether a call waits for the quiet period.
+  public var isWaiting: Bool {
+    storage.isWaiting
+  }
+
+  /// Whether the operation runs for a caller that still waits for it.
+  public var isRunning: Bool {
+    storage.isRunning
+  }
+
+  /// Returns once `count` calls have reached the policy since the task was
+  /// created (whatever became of them); for tests, not API.
+  package func waitForCalls(count: Int) async {
+    await storage.waitForCalls(count: count)
+  }
+
+  /// Waits for the quiet period, then runs the operation with `argument`,
+  /// unless a newer call supersedes it.
+  ///
+  ///     let hits = try await search.run("swift")
+  ///
+  /// - Returns: What the operation returned for `argument`.
+  /// - Throws: What the operation threw, or `CancellationError` when the
+  ///   call was superseded, dropped or cancelled.
+  public func run(_ argument: Argument) async throws -> Success {
+    let ticket = CallTicket()
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Success, any Error>) in
+        storage.request(argument, continuation: continuation, ticket: ticket, debouncer: debouncer)
+      }
+    } onCancel: {
+      if let generation = ticket.cancel() { storage.cancel(generation, debouncer: debouncer) }
+    }
+  }
+
+  /// Cancels every call: the waiting one never runs, the running one's
+  /// operation is cancelled; their callers get `CancellationError`.
+  public func cancel() {
+    storage.cancelAll(debouncer: debouncer)
+  }
+}

@@ -14,7 +14,7 @@ import Testing
   final class Saves: Sendable {
     private let state = LockedState<(begun: [String], ended: [String], cancelled: [String], running: Int, most: Int)>(
       ([], [], [], 0, 0))
-    let gates = LockedState<[String: Gate]>([:])
+    let gates = Gates<String>()
     private let arrivals: AsyncStream<String>.Continuation
     let arrived: AsyncStream<String>
 
@@ -33,12 +33,7 @@ import Testing
     var mostAtOnce: Int { state.withLock { $0.most } }
 
     func gate(_ draft: String) -> Gate {
-      gates.withLock { gates in
-        if let gate = gates[draft] { return gate }
-        let gate = Gate()
-        gates[draft] = gate
-        return gate
-      }
+      gates[draft]
     }
 
     func note(_ event: String) {

@@ -7,55 +7,6 @@ import Pace
 import PaceTesting
 import Testing
 
-/// A gate an operation waits at, ignoring cancellation, until the test opens it.
-final class Gate: Sendable {
-  private let state = LockedState<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-  private let arrivals: AsyncStream<Void>.Continuation
-  let arrived: AsyncStream<Void>
-
-  init() {
-    (arrived, arrivals) = AsyncStream<Void>.makeStream()
-  }
-
-  /// Waits until the gate opens; tells `arrived` first. Cancellation does not end the wait.
-  func pass() async {
-    arrivals.yield()
-    await withCheckedContinuation { continuation in
-      let isOpen = state.withLock { state in
-        if !state.isOpen { state.waiters.append(continuation) }
-        return state.isOpen
-      }
-      if isOpen { continuation.resume() }
-    }
-  }
-
-  func open() {
-    let waiters = state.withLock { state in
-      state.isOpen = true
-      defer { state.waiters = [] }
-      return state.waiters
-    }
-    for waiter in waiters { waiter.resume() }
-  }
-}
-
-/// The result of a call: its value or whether it was cancelled.
-enum Outcome<Value: Sendable & Equatable>: Sendable, Equatable {
-  case value(Value)
-  case cancelled
-  case failed(String)
-
-  init(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Value) async {
-    do {
-      self = .value(try await body())
-    } catch is CancellationError {
-      self = .cancelled
-    } catch {
-      self = .failed("\(error)")
-    }
-  }
-}
-
 @Suite(.timeLimit(.minutes(1))) struct LatestTaskTests {
   @Test func theLatestCallerGetsItsResult() async {
     let latest = LatestTask<Int>()

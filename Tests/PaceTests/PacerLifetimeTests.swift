@@ -44,9 +44,9 @@ import Testing
   @MainActor @Test func mainActorModel_isFreed_andItsHandlerIsNotCalledAfterwards() async {
     let clock = VirtualClock()
     let calls = Recorder<String>()
-    weak var weakModel: SearchModel?
+    weak var weakModel: TypingModel?
     do {
-      let model = SearchModel(clock: clock, calls: calls)
+      let model = TypingModel(clock: clock, calls: calls)
       model.textChanged("swift")
       weakModel = model
     }
@@ -60,7 +60,7 @@ import Testing
   @MainActor @Test func mainActorModel_getsItselfBack_onTheMainActor() async {
     let clock = VirtualClock()
     let calls = Recorder<String>()
-    let model = SearchModel(clock: clock, calls: calls)
+    let model = TypingModel(clock: clock, calls: calls)
     model.textChanged("swi")
     model.textChanged("swift")
     clock.advance(by: .seconds(1))
@@ -128,7 +128,7 @@ import Testing
 
 /// The README's main-actor model: it owns its debouncer, which hands the
 /// model back to the handler, weakly held, on the main actor.
-@MainActor final class SearchModel {
+@MainActor final class TypingModel {
   var query = ""
   private let calls: Recorder<String>
   private let clock: VirtualClock

@@ -15,6 +15,7 @@
 struct FileDescriptorOutput {
   let descriptor: Int32
 
+  static let standardOutput = FileDescriptorOutput(descriptor: 1)
   static let standardError = FileDescriptorOutput(descriptor: 2)
 
   func write(_ text: String) {

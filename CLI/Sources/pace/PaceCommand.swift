@@ -26,7 +26,7 @@ struct PaceCommand: AsyncParsableCommand {
 
       Usage errors print one line on standard error and exit with status 2.
       """,
-    subcommands: [MarbleCommand.self]
+    subcommands: [MarbleCommand.self, DemoCommand.self]
   )
 
   /// Parses, runs, and turns every usage error into one line and exit status 2.

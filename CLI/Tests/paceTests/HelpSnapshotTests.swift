@@ -49,6 +49,8 @@ import Testing
     SUBCOMMANDS:
       marble                  Runs a marble diagram through stages and prints the
                               output diagram.
+      demo                    Search as you type, with debounce and latest-wins
+                              searches, against a simulated backend.
 
       See 'pace help <subcommand>' for detailed help.
     """#

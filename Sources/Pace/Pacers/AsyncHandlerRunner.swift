@@ -10,9 +10,9 @@
 /// The pacer's own handler only hands values in (it never waits), so a
 /// slow handler never holds back the policy's timing; each handler call runs
 /// in a task of its own, on the handler's isolation.
-final class AsyncHandlerRunner<Value: Sendable>: Sendable {
+package final class AsyncHandlerRunner<Value: Sendable>: Sendable {
   /// Calls the handler with a value; `false` when its owner is gone.
-  typealias Call = @Sendable (Value) async -> Bool
+  package typealias Call = @Sendable (Value) async -> Bool
 
   /// A handler call the policy started.
   enum Work {
@@ -27,6 +27,9 @@ final class AsyncHandlerRunner<Value: Sendable>: Sendable {
     var policy: OnBusyStateMachine<Value>
     var work: [UInt64: Work] = [:]
     var isShutDown = false
+    /// How many handler calls have ended, and who waits for a number of them (tests).
+    var completed = 0
+    var completionWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     /// Follows the policy's answer under the lock: what to start, and the
     /// task to cancel, outside it.
@@ -69,7 +72,7 @@ final class AsyncHandlerRunner<Value: Sendable>: Sendable {
   private let call: Call
   private let state: LockedState<State>
 
-  init(onBusy: OnBusy, call: @escaping Call) {
+  package init(onBusy: OnBusy, call: @escaping Call) {
     self.call = call
     state = LockedState(State(policy: OnBusyStateMachine(onBusy)))
   }
@@ -79,8 +82,21 @@ final class AsyncHandlerRunner<Value: Sendable>: Sendable {
     state.withLock { $0.policy.runningGeneration != nil }
   }
 
+  /// Returns once `count` handler calls have ended and been followed up
+  /// (the next one started, for a queue); for tests, not API.
+  package func waitForCompletedCalls(count: Int) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let isReady = state.withLock { state in
+        guard state.completed < count else { return true }
+        state.completionWaiters.append((count, continuation))
+        return false
+      }
+      if isReady { continuation.resume() }
+    }
+  }
+
   /// The policy emitted `value`.
-  func requested(_ value: Value) {
+  package func requested(_ value: Value) {
     let (start, cancel) = state.withLock { state in
       state.isShutDown ? (nil, nil) : state.follow(state.policy.workRequested(value))
     }
@@ -130,6 +146,13 @@ final class AsyncHandlerRunner<Value: Sendable>: Sendable {
     }
     cancel?.cancel()
     if let (value, generation) = start { self.start(value, generation) }
+    let waiters = state.withLock { state in
+      state.completed += 1
+      let ready = state.completionWaiters.filter { $0.count <= state.completed }
+      state.completionWaiters.removeAll { $0.count <= state.completed }
+      return ready.map(\.continuation)
+    }
+    for waiter in waiters { waiter.resume() }
   }
 }
 

@@ -164,6 +164,12 @@ def main():
         check("debounced: never slower than AsyncAlgorithms on an AsyncStream", pace <= peer,
               f"{peer / pace:.2f}× ({fmt(pace, ' ns')} vs {fmt(peer, ' ns')} per element)")
 
+    pace = p("mapLatest per element", "Pace mapLatest", "wallClock")
+    peer = p("mapLatest per element", "AsyncAlgorithms flatMapLatest", "wallClock")
+    if pace and peer:
+        check("mapLatest per element: AsyncAlgorithms ÷ Pace ≥ 2×", peer / pace >= 2,
+              f"{peer / pace:.1f}× ({fmt(pace, ' ns')} vs {fmt(peer, ' ns')} per element)")
+
     metric = "late_(µs)"
     peers = [c for g, c in results if g == "fire latency" and not c.startswith("Pace")]
     for name, label in [("Pace Debouncer", "Pace (default: handler on a delivery thread)"),

@@ -37,12 +37,38 @@ extension MarbleDiagram {
     let (input, continuation) = MarbleInput.makeStream()
     var iterator = try makeSequence(input, clock).makeAsyncIterator()
     var output: [Entry] = []
+    await iterator.waitUntilUpstreamEventsHandled(0)
+    // What the policy emits as the input starts (`take 0` finishes) is read at frame 0.
+    if iterator.hasOutput(),
+      await readReady(at: 0, into: &output, hasOutput: iterator.hasOutput, next: { try await iterator.next() })
+    {
+      return MarbleDiagram(entries: output)
+    }
+    return await runFrames(
+      on: clock, feeding: continuation, output: output,
+      settle: { fed in
+        await iterator.waitUntilUpstreamEventsHandled(fed)
+        clock.fireDueTimers()
+      },
+      hasOutput: iterator.hasOutput, next: { try await iterator.next() })
+  }
+
+  /// The frame loop of the sequence runners: feeds each frame's inputs to
+  /// the base, lets `settle` wait until the sequence has handled them (it
+  /// fires the clock's timers too), then reads what is ready; until the
+  /// sequence ends, or no input and no timer remain.
+  ///
+  /// - Parameters:
+  ///   - output: What the sequence produced before the first frame.
+  ///   - settle: Waits until the sequence has handled this many inputs.
+  func runFrames(
+    on clock: VirtualClock, feeding continuation: MarbleInput.Continuation, output: [Entry],
+    settle: (_ fed: Int) async -> Void, hasOutput: () -> Bool, next: () async throws -> String?
+  ) async -> MarbleDiagram {
+    var output = output
     var walk = MarbleFrameWalk(self)
     var fed = 0
     var ended = false
-    await iterator.waitUntilUpstreamEventsHandled(0)
-    // What the policy emits as the input starts (`take 0` finishes) is read at frame 0.
-    if iterator.hasOutput() { ended = await read(&iterator, at: 0, into: &output) }
     while !ended, let frame = walk.nextFrame(timer: clock.nextDeadline?.frame) {
       clock.jump(to: .frame(frame))
       for event in walk.takeEvents(at: frame) {
@@ -53,30 +79,30 @@ extension MarbleDiagram {
         }
         fed += 1
       }
-      await iterator.waitUntilUpstreamEventsHandled(fed)
-      clock.fireDueTimers()
-      ended = await read(&iterator, at: frame, into: &output)
+      await settle(fed)
+      ended = await readReady(at: frame, into: &output, hasOutput: hasOutput, next: next)
     }
     return MarbleDiagram(entries: output)
   }
+}
 
-  /// Reads what the iterator has ready into `output` at `frame`; whether the
-  /// sequence ended.
-  private func read<Machine>(
-    _ iterator: inout AsyncPacedSequence<MarbleInput, Machine>.Iterator, at frame: Int, into output: inout [Entry]
-  ) async -> Bool {
-    while iterator.hasOutput() {
-      do {
-        guard let value = try await iterator.next() else {
-          output.append(Entry(frame: frame, event: .finish))
-          return true
-        }
-        output.append(Entry(frame: frame, event: .value(value)))
-      } catch {
-        output.append(Entry(frame: frame, event: .failure))
+/// Reads what a sequence has ready into `output` at `frame`, the end and a
+/// failure included; whether the sequence ended.
+private func readReady(
+  at frame: Int, into output: inout [MarbleDiagram.Entry], hasOutput: () -> Bool,
+  next: () async throws -> String?
+) async -> Bool {
+  while hasOutput() {
+    do {
+      guard let value = try await next() else {
+        output.append(MarbleDiagram.Entry(frame: frame, event: .finish))
         return true
       }
+      output.append(MarbleDiagram.Entry(frame: frame, event: .value(value)))
+    } catch {
+      output.append(MarbleDiagram.Entry(frame: frame, event: .failure))
+      return true
     }
-    return false
   }
+  return false
 }

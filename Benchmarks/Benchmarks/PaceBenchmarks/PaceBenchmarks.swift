@@ -180,6 +180,8 @@ let benchmarks: @Sendable () -> Void = {
     for await value in stream._throttle(for: .milliseconds(50)) { blackHole(value) }
   }
 
+  registerMapLatestBenchmarks()  // mapLatest per element, against AsyncAlgorithms' flatMapLatest (its own file)
+
   // MARK: Fire latency: how late the trailing call comes after its deadline
 
   let latencyMetrics = LatencyProbe.contenders.map(LatencyProbe.lateMetric(of:))

@@ -130,23 +130,26 @@ import Testing
     let latest = LatestTask<Int>()
     let (ends, ended) = AsyncStream<Void>.makeStream()
     let calls = 1_000
-    let outcomes = await withTaskGroup(of: Outcome<Int>.self) { group in
+    let outcomes = await withTaskGroup(of: (Int, Outcome<Int>).self) { group in
       for index in 0..<calls {
         group.addTask {
-          await Outcome {
+          let outcome = await Outcome {
             try await latest.run {
               defer { ended.yield() }
               await Task.yield()
               return index
             }
           }
+          return (index, outcome)
         }
       }
-      return await group.reduce(into: [Outcome<Int>]()) { $0.append($1) }
+      return await group.reduce(into: [(Int, Outcome<Int>)]()) { $0.append($1) }
     }
     #expect(outcomes.count == calls)
-    #expect(outcomes.allSatisfy { if case .failed = $0 { false } else { true } })
-    #expect(outcomes.contains { if case .value = $0 { true } else { false } })
+    #expect(outcomes.allSatisfy { if case .failed = $0.1 { false } else { true } })
+    // A caller gets its own operation's result or CancellationError, never another's.
+    #expect(outcomes.allSatisfy { index, outcome in outcome == .cancelled || outcome == .value(index) })
+    #expect(outcomes.contains { if case .value = $0.1 { true } else { false } })
     // No operation is left behind: every one of them ended.
     var count = 0
     for await _ in ends {

@@ -25,6 +25,11 @@ final class FakeSearchBackend: Sendable {
     gates[query]
   }
 
+  /// Answers every search, from now on at once.
+  func answerAll() {
+    gates.openAll()
+  }
+
   /// Answers `query` once its gate opens; a query with "!" fails.
   @Sendable func search(_ query: String) async throws -> [String] {
     searched.record(query)
@@ -163,9 +168,9 @@ final class FakeSearchBackend: Sendable {
       expectConsistent()
     }
     // Let everything settle: the last query is searched and shown.
+    backend.answerAll()
     clock.advance(by: .frames(3))
     await clock.settle()
-    for query in Set(backend.searched.all) { backend.gate(query).open() }
     await model.searchesEnded()
     expectConsistent()
     if model.query.isEmpty {
@@ -174,5 +179,36 @@ final class FakeSearchBackend: Sendable {
       #expect(model.resultsQuery == model.query)
     }
     #expect(!model.isLoading)
+  }
+
+  @Test func aThousandQueryChanges_fromSeveralTasks_endShowingTheLastQuery_andEverySearchEnds() async {
+    let searches = LockedState<(begun: Int, ended: Int)>((0, 0))
+    let clock = clock
+    // A pause of one frame, which the typists themselves let pass now and then.
+    let model = SearchModel<String>(debounce: .frames(1), clock: clock) { query in
+      searches.withLock { $0.begun += 1 }
+      defer { searches.withLock { $0.ended += 1 } }
+      await Task.yield()
+      return ["\(query):1", "\(query):2"]
+    }
+    await withTaskGroup(of: Void.self) { group in
+      for worker in 0..<4 {
+        group.addTask {
+          for index in 0..<250 {
+            await MainActor.run { model.query = index % 50 == 0 ? "" : "q\(worker)-\(index % 17)" }
+            if index % 3 == worker % 3 { clock.advance(by: .frames(1)) }
+          }
+        }
+      }
+    }
+    model.query = "last"
+    clock.advance(by: .frames(1))
+    await clock.settle()
+    await model.searchesEnded()
+    #expect(model.resultsQuery == "last")
+    #expect(model.results == ["last:1", "last:2"])
+    let (begun, ended) = searches.withLock { ($0.begun, $0.ended) }
+    #expect(begun == ended)  // No search left running.
+    #expect(begun > 1 && begun < 1_000)
   }
 }

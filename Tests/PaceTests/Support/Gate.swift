@@ -39,14 +39,25 @@ final class Gate: Sendable {
 
 /// A gate per key, made on first use.
 final class Gates<Key: Hashable & Sendable>: Sendable {
-  private let gates = LockedState<[Key: Gate]>([:])
+  private let state = LockedState<(gates: [Key: Gate], isAllOpen: Bool)>(([:], false))
 
   subscript(key: Key) -> Gate {
-    gates.withLock { gates in
-      if let gate = gates[key] { return gate }
+    let (gate, isOpen) = state.withLock { state in
+      if let gate = state.gates[key] { return (gate, false) }
       let gate = Gate()
-      gates[key] = gate
-      return gate
+      state.gates[key] = gate
+      return (gate, state.isAllOpen)
     }
+    if isOpen { gate.open() }
+    return gate
+  }
+
+  /// Opens every gate, and every gate made from now on.
+  func openAll() {
+    let gates = state.withLock { state in
+      state.isAllOpen = true
+      return Array(state.gates.values)
+    }
+    for gate in gates { gate.open() }
   }
 }

@@ -30,7 +30,7 @@ struct SearchAPI: Sendable {
 
 let api = SearchAPI()
 
-@MainActor final class LatestSearchModel {
+@MainActor final class LatestSearchViewModel {
   var results: [String] = []
   private let searches = LatestTask<[String]>()
 
@@ -68,7 +68,7 @@ actor PageLoader {
   }
 
   @MainActor @Test func aSlowStaleAnswer_neverOverwritesTheFreshOne() async {
-    let model = LatestSearchModel()
+    let model = LatestSearchViewModel()
     // Both tasks run on the main actor, in the order they were created.
     let first = Task { await model.queryChanged("sw") }
     let second = Task { await model.queryChanged("swift") }

@@ -10,7 +10,7 @@ import Testing
 // The README's "Pacing closures" examples, pasted as a user would, on the real
 // clock: a main-actor model, an actor and a class, each owning its pacer.
 
-@MainActor final class SearchModel {
+@MainActor final class SearchViewModel {
   var query = ""
   private lazy var search = Debouncer<String>(for: .milliseconds(300), owner: self) { @MainActor model, text in
     model.query = text  // on the main actor, with the model, which the pacer holds weakly
@@ -61,7 +61,7 @@ func eventually(
 
 @Suite struct ReadmeOwnersTests {
   @MainActor @Test func mainActorModel_getsTheQuery_onTheMainActor() async {
-    let model = SearchModel()
+    let model = SearchViewModel()
     model.textChanged("swi")
     model.textChanged("swift")
     #expect(await eventually { model.query == "swift" })
@@ -70,9 +70,9 @@ func eventually(
   // That a freed owner's handler is not called is checked on a virtual clock,
   // with a recorder outside the owner, in the library's PacerLifetimeTests.
   @MainActor @Test func mainActorModel_withAPendingQuery_isFreed_noCycle() async throws {
-    weak var weakModel: SearchModel?
+    weak var weakModel: SearchViewModel?
     do {
-      let model = SearchModel()
+      let model = SearchViewModel()
       model.textChanged("swift")
       weakModel = model
     }

@@ -8,7 +8,7 @@
 /// at least every `maxWait` while a burst goes on.
 ///
 /// ```swift
-/// @MainActor final class SearchModel {
+/// @MainActor final class SearchViewModel {
 ///   var query = ""
 ///   private lazy var search = Debouncer<String>(for: .milliseconds(300), owner: self) { @MainActor model, text in
 ///     model.query = text          // on the main actor, with the model, which the pacer holds weakly
@@ -82,7 +82,7 @@ extension Pacer {
   /// weakly, and runs on its own isolation (mark it `@MainActor` for a
   /// main-actor model).
   ///
-  ///     @MainActor final class SearchModel {
+  ///     @MainActor final class SearchViewModel {
   ///       var query = ""
   ///       private lazy var search = Debouncer<String>(for: .milliseconds(300), owner: self) {
   ///         @MainActor model, text in model.query = text

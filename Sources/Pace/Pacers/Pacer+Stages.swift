@@ -60,7 +60,7 @@ extension Pacer {
   /// weakly, and runs on its own isolation (mark it `@MainActor` for a
   /// main-actor model).
   ///
-  ///     @MainActor final class SearchModel {
+  ///     @MainActor final class SearchViewModel {
   ///       var query = ""
   ///       private lazy var search = Pacer(stages: .distinct(), .debounce(for: .milliseconds(300)), owner: self) {
   ///         @MainActor (model, text: String) in model.query = text

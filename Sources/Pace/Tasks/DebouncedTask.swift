@@ -8,7 +8,7 @@
 /// result.
 ///
 /// ```swift
-/// @MainActor final class SearchModel {
+/// @MainActor final class SearchViewModel {
 ///   var results: [String] = []
 ///   private let search = DebouncedTask<String, [String]>(for: .milliseconds(300)) { query in
 ///     try await api.search(query)

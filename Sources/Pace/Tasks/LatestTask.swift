@@ -7,7 +7,7 @@
 /// before, and only the latest caller gets a result.
 ///
 /// ```swift
-/// @MainActor final class SearchModel {
+/// @MainActor final class SearchViewModel {
 ///   var results: [String] = []
 ///   private let searches = LatestTask<[String]>()
 ///

@@ -88,6 +88,9 @@ public final class SearchModel<Result: Sendable> {
   /// The searches' tasks until they end, by number.
   @ObservationIgnored private var searchTasks: [UInt64: Task<Void, Never>] = [:]
   @ObservationIgnored private var searchCount: UInt64 = 0
+  /// The number of the search started last, or of the clear after it: a
+  /// search whose task begins after a newer one started never runs.
+  @ObservationIgnored private var latestSearch: UInt64 = 0
 
   /// Creates a search model.
   ///
@@ -142,6 +145,8 @@ public final class SearchModel<Result: Sendable> {
     // Cleared: at once, with no search left to land.
     queries?.cancel()
     lastSearched = nil
+    searchCount += 1
+    latestSearch = searchCount
     searches.cancel()
     results = []
     resultsQuery = nil
@@ -164,8 +169,12 @@ public final class SearchModel<Result: Sendable> {
     let (searches, search) = (searches, search)
     searchCount += 1
     let number = searchCount
+    latestSearch = number
     searchTasks[number] = Task { [weak self] in
       do {
+        // Tasks may begin out of order (an awaited one is escalated): a
+        // search that is no longer the latest does not supersede a newer one.
+        guard self?.latestSearch == number else { throw CancellationError() }
         let results = try await searches.run { try await search(query) }
         self?.show(results, for: query)
       } catch is CancellationError {

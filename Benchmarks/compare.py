@@ -170,6 +170,15 @@ def main():
         check("mapLatest per element: AsyncAlgorithms ÷ Pace ≥ 2×", peer / pace >= 2,
               f"{peer / pace:.1f}× ({fmt(pace, ' ns')} vs {fmt(peer, ' ns')} per element)")
 
+    for group, pace_name, peer_name in [("latest run", "Pace LatestTask", "stored Task"),
+                                        ("single-flight run", "Pace SingleFlight", "actor with task dictionary"),
+                                        ("single-flight join", "Pace SingleFlight", "actor with task dictionary")]:
+        pace = p(group, pace_name, "wallClock")
+        peer = p(group, peer_name, "wallClock")
+        if pace and peer:
+            check(f"{group}: no slower than the hand-rolled way ({peer_name})", pace <= peer,
+                  f"{peer / pace:.2f}× ({fmt(pace, ' ns')} vs {fmt(peer, ' ns')} per call)")
+
     metric = "late_(µs)"
     peers = [c for g, c in results if g == "fire latency" and not c.startswith("Pace")]
     for name, label in [("Pace Debouncer", "Pace (default: handler on a delivery thread)"),

@@ -181,6 +181,7 @@ let benchmarks: @Sendable () -> Void = {
   }
 
   registerMapLatestBenchmarks()  // mapLatest per element, against AsyncAlgorithms' flatMapLatest (its own file)
+  registerTaskCoordinationBenchmarks()  // LatestTask and SingleFlight per call, against the hand-rolled ways
 
   // MARK: Fire latency: how late the trailing call comes after its deadline
 

@@ -150,7 +150,7 @@ package final class AsyncHandlerRunner<Value: Sendable>: Sendable {
       state.completed += 1
       let ready = state.completionWaiters.filter { $0.count <= state.completed }
       state.completionWaiters.removeAll { $0.count <= state.completed }
-      return ready.map(\.continuation)
+      return ready.map { $0.continuation }
     }
     for waiter in waiters { waiter.resume() }
   }

@@ -114,7 +114,7 @@ where Base.Element: Sendable {
   func cancel() {
     let effects = state.withLock { state in
       var effects = Effects(of: state.machine.consumerCancelled(), in: &state)
-      effects.waiters += state.progressWaiters.map(\.continuation)  // Nothing more will happen.
+      effects.waiters += state.progressWaiters.map { $0.continuation }  // Nothing more will happen.
       state.progressWaiters = []
       return effects
     }

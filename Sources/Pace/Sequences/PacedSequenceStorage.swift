@@ -84,7 +84,7 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
       state.isDone = true
       state.core.shutDown(owner: self)
       defer { (state.consumer, state.producer, state.handledWaiters) = (nil, nil, []) }
-      return (state.consumer, state.producer, state.handledWaiters.map(\.continuation))
+      return (state.consumer, state.producer, state.handledWaiters.map { $0.continuation })
     }
     producer?.cancel()
     consumer?.resume(returning: .success(nil))
@@ -218,14 +218,14 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
   @usableFromInline
   func settle(_ state: inout State) -> Resumption {
     let handled = state.upstreamEventsHandled
-    var waiters = state.handledWaiters.filter { $0.count <= handled }.map(\.continuation)
+    var waiters = state.handledWaiters.filter { $0.count <= handled }.map { $0.continuation }
     state.handledWaiters.removeAll { $0.count <= handled }
     var finishedProducer: Task<Void, Never>?
     if state.core.isTerminated {
       // Nothing the base produces can come out any more: stop consuming it.
       finishedProducer = state.producer
       state.producer = nil
-      waiters += state.handledWaiters.map(\.continuation)
+      waiters += state.handledWaiters.map { $0.continuation }
       state.handledWaiters = []
     }
     guard state.consumer != nil, let result = takeOutput(&state) else {

@@ -102,7 +102,7 @@ public final class DebouncedTask<Argument: Sendable, Success: Sendable>: Sendabl
   public func run(_ argument: Argument) async throws -> Success {
     let ticket = CallTicket()
     return try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Success, any Error>) in
+      try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Success, any Error>) in
         storage.request(argument, continuation: continuation, ticket: ticket, debouncer: debouncer)
       }
     } onCancel: {

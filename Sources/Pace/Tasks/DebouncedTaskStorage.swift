@@ -13,7 +13,7 @@ final class DebouncedTaskStorage<Argument: Sendable, Success: Sendable>: Sendabl
   struct Call {
     let generation: UInt64
     let argument: Argument
-    let continuation: CheckedContinuation<Success, any Error>
+    let continuation: UnsafeContinuation<Success, any Error>
     var task: Task<Void, Never>?
   }
 
@@ -32,7 +32,7 @@ final class DebouncedTaskStorage<Argument: Sendable, Success: Sendable>: Sendabl
     mutating func takeReadyCallWaiters() -> [CheckedContinuation<Void, Never>] {
       let ready = callWaiters.filter { $0.count <= nextGeneration }
       callWaiters.removeAll { $0.count <= nextGeneration }
-      return ready.map(\.continuation)
+      return ready.map { $0.continuation }
     }
   }
 
@@ -66,7 +66,7 @@ final class DebouncedTaskStorage<Argument: Sendable, Success: Sendable>: Sendabl
   /// A caller arrives: the policy is told, under the lock, and the call
   /// waits, superseding the call that waited before it; or it is dropped.
   func request(
-    _ argument: Argument, continuation: CheckedContinuation<Success, any Error>, ticket: CallTicket,
+    _ argument: Argument, continuation: UnsafeContinuation<Success, any Error>, ticket: CallTicket,
     debouncer: Debouncer<UInt64>
   ) {
     let begun = ticket.begin { () -> (generation: UInt64, superseded: Call??)? in

@@ -34,14 +34,22 @@
 ///   ``OnBusyStateMachine``'s, with ``OnBusy/restart``.
 public final class LatestTask<Success: Sendable>: Sendable {
   private struct Call {
-    var continuation: CheckedContinuation<Success, any Error>
+    var continuation: UnsafeContinuation<Success, any Error>
     var task: Task<Void, Never>?
   }
 
   private struct State {
     var policy = OnBusyStateMachine<Void>(.restart)
-    /// The calls whose caller still waits, by generation: at most the latest.
-    var calls: [UInt64: Call] = [:]
+    /// The call whose caller still waits, and its generation: only the latest
+    /// ever does (latest wins), so one slot, not a dictionary.
+    var current: (generation: UInt64, call: Call)?
+
+    /// Takes the call of `generation` out, if it is the current one.
+    mutating func take(_ generation: UInt64) -> Call? {
+      guard let current, current.generation == generation else { return nil }
+      self.current = nil
+      return current.call
+    }
   }
 
   private let state = LockedState(State())
@@ -51,7 +59,7 @@ public final class LatestTask<Success: Sendable>: Sendable {
 
   /// Whether an operation runs for a caller that still waits.
   public var isRunning: Bool {
-    state.withLock { !$0.calls.isEmpty }
+    state.withLock { $0.current != nil }
   }
 
   /// Runs `operation` and returns its result, unless a newer call or the
@@ -67,7 +75,7 @@ public final class LatestTask<Success: Sendable>: Sendable {
   ) async throws -> Success {
     let ticket = CallTicket()
     return try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Success, any Error>) in
+      try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Success, any Error>) in
         start(operation, continuation: continuation, ticket: ticket)
       }
     } onCancel: {
@@ -79,14 +87,14 @@ public final class LatestTask<Success: Sendable>: Sendable {
   public func cancel() {
     let call = state.withLock { state -> Call? in
       guard case .cancelAll(let running, _) = state.policy.cancelled() else { return nil }
-      return state.calls.removeValue(forKey: running)
+      return state.take(running)
     }
     resolve(call)
   }
 
   private func start(
     _ operation: @escaping @Sendable @isolated(any) () async throws -> Success,
-    continuation: CheckedContinuation<Success, any Error>, ticket: CallTicket
+    continuation: UnsafeContinuation<Success, any Error>, ticket: CallTicket
   ) {
     // The ticket's lock first: a caller already cancelled never supersedes the call before it.
     let superseded = ticket.begin { () -> (generation: UInt64, superseded: Call?)? in
@@ -100,11 +108,11 @@ public final class LatestTask<Success: Sendable>: Sendable {
         case .restart(let cancelling, _, let started):
           // Latest wins: the caller before is resolved now.
           generation = started
-          superseded = state.calls.removeValue(forKey: cancelling)
+          superseded = state.take(cancelling)
         case .none, .wait, .drop, .join, .signal, .cancelAll:
           preconditionFailure("restart only starts or restarts")
         }
-        state.calls[generation] = Call(continuation: continuation)
+        state.current = (generation, Call(continuation: continuation))
         return (generation, superseded)
       }
     }
@@ -123,8 +131,8 @@ public final class LatestTask<Success: Sendable>: Sendable {
       self.finish(generation, with: result)
     }
     let isCurrent = state.withLock { state in
-      guard state.calls[generation] != nil else { return false }
-      state.calls[generation]?.task = task
+      guard state.current?.generation == generation else { return false }
+      state.current?.call.task = task
       return true
     }
     if !isCurrent { task.cancel() }  // Superseded or cancelled while it was being started.
@@ -133,14 +141,14 @@ public final class LatestTask<Success: Sendable>: Sendable {
   private func finish(_ generation: UInt64, with result: Result<Success, any Error>) {
     let call = state.withLock { state -> Call? in
       _ = state.policy.workFinished(generation: generation)
-      return state.calls.removeValue(forKey: generation)
+      return state.take(generation)
     }
     call?.continuation.resume(with: result)  // Nil: superseded or cancelled, so the result is dropped.
   }
 
   private func cancel(_ generation: UInt64) {
     let call = state.withLock { state -> Call? in
-      guard let call = state.calls.removeValue(forKey: generation) else { return nil }
+      guard let call = state.take(generation) else { return nil }
       if state.policy.runningGeneration == generation { _ = state.policy.cancelled() }
       return call
     }

@@ -33,7 +33,9 @@ public final class SingleFlight<Key: Hashable & Sendable, Success: Sendable>: Se
     /// Tells this execution from a later one for the same key.
     let id: UInt64
     var task: Task<Void, Never>?
-    var waiters: [UInt64: CheckedContinuation<Success, any Error>] = [:]
+    /// The callers that wait, in the order they came; a few at most, so a
+    /// list is cheaper than a dictionary.
+    var waiters: [(id: UInt64, continuation: UnsafeContinuation<Success, any Error>)] = []
   }
 
   private struct State {
@@ -44,9 +46,10 @@ public final class SingleFlight<Key: Hashable & Sendable, Success: Sendable>: Se
 
     /// The join waiters whose count is reached, taken out.
     mutating func takeReadyJoinWaiters() -> [CheckedContinuation<Void, Never>] {
+      guard !joinWaiters.isEmpty else { return [] }
       let ready = joinWaiters.filter { (entries[$0.key]?.waiters.count ?? 0) >= $0.count }
       joinWaiters.removeAll { (entries[$0.key]?.waiters.count ?? 0) >= $0.count }
-      return ready.map(\.continuation)
+      return ready.map { $0.continuation }
     }
   }
 
@@ -86,7 +89,7 @@ public final class SingleFlight<Key: Hashable & Sendable, Success: Sendable>: Se
   ) async throws -> Success {
     let ticket = FlightTicket()
     return try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Success, any Error>) in
+      try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Success, any Error>) in
         join(key, operation, continuation: continuation, ticket: ticket)
       }
     } onCancel: {
@@ -96,23 +99,21 @@ public final class SingleFlight<Key: Hashable & Sendable, Success: Sendable>: Se
 
   private func join(
     _ key: Key, _ operation: @escaping @Sendable @isolated(any) () async throws -> Success,
-    continuation: CheckedContinuation<Success, any Error>, ticket: FlightTicket
+    continuation: UnsafeContinuation<Success, any Error>, ticket: FlightTicket
   ) {
     let joined = ticket.begin { () -> (entry: UInt64, waiter: UInt64, starts: Bool)? in
       state.withLock { state in
         state.nextID &+= 1
         let waiter = state.nextID
-        if state.entries[key] != nil {
+        if let index = state.entries.index(forKey: key) {
           // Work runs for this key: share it.
-          state.entries[key]!.waiters[waiter] = continuation
-          return (state.entries[key]!.id, waiter, false)
+          state.entries.values[index].waiters.append((waiter, continuation))
+          return (state.entries.values[index].id, waiter, false)
         }
         // None runs: this call starts it.
         state.nextID &+= 1
-        var entry = Entry(id: state.nextID)
-        entry.waiters[waiter] = continuation
-        state.entries[key] = entry
-        return (entry.id, waiter, true)
+        state.entries[key] = Entry(id: state.nextID, waiters: [(waiter, continuation)])
+        return (state.nextID, waiter, true)
       }
     }
     guard let joined else {
@@ -142,22 +143,25 @@ public final class SingleFlight<Key: Hashable & Sendable, Success: Sendable>: Se
   /// The work of `entry` ended: every caller still waiting gets its result,
   /// and the entry goes, unless it is no longer the one for `key`.
   private func finish(_ key: Key, entry: UInt64, with result: Result<Success, any Error>) {
-    let waiters = state.withLock { state -> [CheckedContinuation<Success, any Error>] in
-      guard state.entries[key]?.id == entry else { return [] }  // A late finisher: a newer entry stays.
-      return state.entries.removeValue(forKey: key).map { Array($0.waiters.values) } ?? []
+    let waiters = state.withLock { state -> [(id: UInt64, continuation: UnsafeContinuation<Success, any Error>)] in
+      guard let index = state.entries.index(forKey: key), state.entries.values[index].id == entry else {
+        return []  // A late finisher: a newer entry stays.
+      }
+      return state.entries.remove(at: index).value.waiters
     }
-    for waiter in waiters { waiter.resume(with: result) }
+    for waiter in waiters { waiter.continuation.resume(with: result) }
   }
 
   /// A caller was cancelled: it leaves; the work goes on for the others, and
   /// is cancelled when none is left.
   private func leave(_ key: Key, entry: UInt64, waiter: UInt64) {
     let (continuation, task) = state.withLock {
-      state -> (CheckedContinuation<Success, any Error>?, Task<Void, Never>?) in
-      guard state.entries[key]?.id == entry,
-        let continuation = state.entries[key]!.waiters.removeValue(forKey: waiter)
+      state -> (UnsafeContinuation<Success, any Error>?, Task<Void, Never>?) in
+      guard let index = state.entries.index(forKey: key), state.entries.values[index].id == entry,
+        let place = state.entries.values[index].waiters.firstIndex(where: { $0.id == waiter })
       else { return (nil, nil) }
-      guard state.entries[key]!.waiters.isEmpty else { return (continuation, nil) }
+      let continuation = state.entries.values[index].waiters.remove(at: place).continuation
+      guard state.entries.values[index].waiters.isEmpty else { return (continuation, nil) }
       return (continuation, state.entries.removeValue(forKey: key)?.task)
     }
     continuation?.resume(throwing: CancellationError())

@@ -5,7 +5,7 @@
 
 public import Pace
 
-/// Work that takes time, in marble notation: what an ``OnBusy`` policy does
+/// Work that takes time, in marble notation: what an `OnBusy` policy does
 /// with requests that come while earlier work still runs.
 ///
 /// Two aligned diagrams: the requests, and under each request how many
@@ -14,7 +14,7 @@ public import Pace
 ///     requests  a-b-c---------
 ///     work      4-1-2
 ///
-/// ``run(onBusy:)`` runs them through ``OnBusyStateMachine`` frame by frame
+/// ``run(onBusy:)`` runs them through `OnBusyStateMachine` frame by frame
 /// and returns what happened, as four diagrams:
 ///
 ///     queue     starts   a---c
@@ -76,7 +76,7 @@ public struct WorkDiagram: Hashable, Sendable {
     }
   }
 
-  /// Runs the requests through ``OnBusyStateMachine`` with `onBusy`.
+  /// Runs the requests through `OnBusyStateMachine` with `onBusy`.
   ///
   ///     let timeline = try WorkDiagram(requests: "a-b-c", work: "4-1-2").run(onBusy: .restart)
   ///     timeline.starts.description    // "a-b-c"
@@ -151,7 +151,7 @@ public struct WorkTimeline: Hashable, Sendable, CustomStringConvertible {
   public var cancels: MarbleDiagram
   /// At the frame a request is known never to run: dropped, replaced by a
   /// newer request while it waited, or joined to the running work
-  /// (``OnBusy/share``) or signalled to it (``OnBusy/signal``).
+  /// (`OnBusy.share`) or signalled to it (`OnBusy.signal`).
   public var skips: MarbleDiagram
 
   /// Creates a timeline from its four diagrams.

@@ -15,6 +15,22 @@ import Testing
     #expect(!latest.isRunning)
   }
 
+  @MainActor @Test func callsMadeOnOneActor_areLatestInTheOrderTheyWereMade() async {
+    // A call registers on its caller's actor before it first suspends. Were
+    // it to hop off the actor first, the two calls below would register in
+    // either order: some rounds of a thousand would get them the wrong way round.
+    for _ in 0..<1_000 {
+      let latest = LatestTask<Int>()
+      let gate = Gate()
+      let first = Task { await Outcome { try await latest.run { await gate.pass(); return 1 } } }
+      let second = Task { await Outcome { try await latest.run { 2 } } }
+      let secondOutcome = await second.value
+      gate.open()  // On the wrong order, the first caller is the latest: let it end.
+      #expect(await first.value == .cancelled)
+      #expect(secondOutcome == .value(2))
+    }
+  }
+
   @Test func aSupersededCaller_getsCancellationErrorAtOnce_evenWhenItsOperationIgnoresCancellation() async {
     let latest = LatestTask<String>()
     let gate = Gate()

@@ -40,6 +40,7 @@ public struct OnBusyStateMachine<Request> {
   }
 
   /// The generation of the running work, if any.
+  @inlinable
   public var runningGeneration: UInt64? {
     if case .running(let generation, _) = state { return generation }
     return nil

@@ -96,17 +96,26 @@ public final class DebouncedTask<Argument: Sendable, Success: Sendable>: Sendabl
   ///
   ///     let hits = try await search.run("swift")
   ///
+  /// - Parameters:
+  ///   - argument: What the operation runs with, if this call is the
+  ///     latest of its burst.
+  ///   - isolation: The caller's actor, where the call reaches the policy
+  ///     before any suspension, so that calls made on one actor keep their
+  ///     order. Leave it to its default.
   /// - Returns: What the operation returned for `argument`.
   /// - Throws: What the operation threw, or `CancellationError` when the
   ///   call was superseded, dropped or cancelled.
-  public func run(_ argument: Argument) async throws -> Success {
-    let ticket = CallTicket()
+  public func run(_ argument: Argument, isolation: isolated (any Actor)? = #isolation) async throws -> Success {
+    let caller = CallerIdentity.current
     return try await withTaskCancellationHandler {
-      try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Success, any Error>) in
-        storage.request(argument, continuation: continuation, ticket: ticket, debouncer: debouncer)
+      // Captures the caller's isolation, so that the call registers on it,
+      // before any suspension: calls made on one actor keep their order.
+      _ = isolation
+      return try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Success, any Error>) in
+        storage.request(argument, caller: caller, continuation: continuation, debouncer: debouncer)
       }
     } onCancel: {
-      if let generation = ticket.cancel() { storage.cancel(generation, debouncer: debouncer) }
+      storage.cancel(caller, debouncer: debouncer)
     }
   }
 

@@ -12,9 +12,10 @@ final class DebouncedTaskStorage<Argument: Sendable, Success: Sendable>: Sendabl
 
   struct Call {
     let generation: UInt64
+    let caller: CallerIdentity
     let argument: Argument
     let continuation: UnsafeContinuation<Success, any Error>
-    var task: Task<Void, Never>?
+    var task: Task<Void, any Error>?
   }
 
   struct State {
@@ -30,6 +31,7 @@ final class DebouncedTaskStorage<Argument: Sendable, Success: Sendable>: Sendabl
 
     /// The call waiters whose count is reached, taken out.
     mutating func takeReadyCallWaiters() -> [CheckedContinuation<Void, Never>] {
+      guard !callWaiters.isEmpty else { return [] }
       let ready = callWaiters.filter { $0.count <= nextGeneration }
       callWaiters.removeAll { $0.count <= nextGeneration }
       return ready.map { $0.continuation }
@@ -66,23 +68,25 @@ final class DebouncedTaskStorage<Argument: Sendable, Success: Sendable>: Sendabl
   /// A caller arrives: the policy is told, under the lock, and the call
   /// waits, superseding the call that waited before it; or it is dropped.
   func request(
-    _ argument: Argument, continuation: UnsafeContinuation<Success, any Error>, ticket: CallTicket,
+    _ argument: Argument, caller: CallerIdentity, continuation: UnsafeContinuation<Success, any Error>,
     debouncer: Debouncer<UInt64>
   ) {
-    let begun = ticket.begin { () -> (generation: UInt64, superseded: Call??)? in
-      state.withLock { state in
-        state.nextGeneration &+= 1
-        let generation = state.nextGeneration
-        guard debouncer.sendReportingKept(generation) else {
-          return (generation, nil)  // Dropped: a burst's later call, with the leading edge only.
-        }
-        let superseded = state.waiting
-        state.waiting = Call(generation: generation, argument: argument, continuation: continuation)
-        return (generation, .some(superseded))
+    let (kept, ready) = state.withLock { state -> (kept: Call??, ready: [CheckedContinuation<Void, Never>]) in
+      // Checked under the lock that the cancellation handler takes: either
+      // the handler finds this call, or this finds the caller cancelled.
+      guard !Task.isCancelled else { return (nil, []) }
+      state.nextGeneration &+= 1
+      let generation = state.nextGeneration
+      let ready = state.takeReadyCallWaiters()
+      guard debouncer.sendReportingKept(generation) else {
+        return (nil, ready)  // Dropped: a burst's later call, with the leading edge only.
       }
+      let superseded = state.waiting
+      state.waiting = Call(generation: generation, caller: caller, argument: argument, continuation: continuation)
+      return (.some(superseded), ready)
     }
-    for waiter in state.withLock({ $0.takeReadyCallWaiters() }) { waiter.resume() }
-    guard let (_, kept) = begun, let superseded = kept else {
+    for waiter in ready { waiter.resume() }
+    guard let superseded = kept else {
       continuation.resume(throwing: CancellationError())  // Cancelled before it began, or dropped.
       return
     }
@@ -114,7 +118,11 @@ final class DebouncedTaskStorage<Argument: Sendable, Success: Sendable>: Sendabl
     guard let started else { return }
     resolve(started.superseded)
     let operation = operation
-    let task = Task {
+    // A plain task, not an immediate one: this runs on the timer's thread,
+    // which must not run the operation. The closure is throwing, though it
+    // never throws: `Task` runs every body as a throwing function, and
+    // converting a non-throwing one costs an allocation.
+    let task = Task { () async throws -> Void in
       let result: Result<Success, any Error>
       do {
         result = .success(try await operation(started.argument))
@@ -141,15 +149,16 @@ final class DebouncedTaskStorage<Argument: Sendable, Success: Sendable>: Sendabl
     call?.continuation.resume(with: result)
   }
 
-  /// A caller was cancelled: its call never runs, or its operation is cancelled.
-  func cancel(_ generation: UInt64, debouncer: Debouncer<UInt64>) {
+  /// The task of `caller` was cancelled while it waits here: its call never
+  /// runs, or its operation is cancelled.
+  func cancel(_ caller: CallerIdentity, debouncer: Debouncer<UInt64>) {
     let call = state.withLock { state -> Call? in
-      if let waiting = state.waiting, waiting.generation == generation {
+      if let waiting = state.waiting, waiting.caller == caller {
         state.waiting = nil
         debouncer.cancel()  // A new call starts a new burst.
         return waiting
       }
-      if let running = state.running, running.call.generation == generation {
+      if let running = state.running, running.call.caller == caller {
         state.running = nil
         _ = state.policy.cancelled()
         return running.call

@@ -29,22 +29,55 @@
 /// ``OnBusyStateMachine`` per key, whose generations would start again with
 /// each entry.
 public final class SingleFlight<Key: Hashable & Sendable, Success: Sendable>: Sendable {
-  private struct Entry {
-    /// Tells this execution from a later one for the same key.
-    let id: UInt64
-    var task: Task<Void, Never>?
-    /// The callers that wait, in the order they came; a few at most, so a
-    /// list is cheaper than a dictionary.
-    var waiters: [(id: UInt64, continuation: UnsafeContinuation<Success, any Error>)] = []
+  /// A caller that waits for an execution.
+  @usableFromInline
+  struct Waiter {
+    @usableFromInline let caller: CallerIdentity
+    @usableFromInline let continuation: UnsafeContinuation<Success, any Error>
+
+    @inlinable
+    init(caller: CallerIdentity, continuation: UnsafeContinuation<Success, any Error>) {
+      self.caller = caller
+      self.continuation = continuation
+    }
   }
 
-  private struct State {
-    var nextID: UInt64 = 0
-    var entries: [Key: Entry] = [:]
+  /// One execution for a key.
+  @usableFromInline
+  struct Entry {
+    /// Tells this execution from a later one for the same key.
+    @usableFromInline let id: UInt64
+    /// Set just after the execution starts; if every caller leaves before
+    /// then, the one that starts it cancels it.
+    @usableFromInline var task: Task<Void, any Error>?
+    /// The callers that wait, in the order they came; a few at most, so a
+    /// list is cheaper than a dictionary. A caller is in one list at most:
+    /// an entry leaves the table before a newer one for its key comes.
+    @usableFromInline var waiters: [Waiter]
+
+    @inlinable
+    init(id: UInt64, first: Waiter) {
+      self.id = id
+      // Room for a few from the start: joiners come in bursts, and growing
+      // one by one would reallocate at each power of two.
+      waiters = []
+      waiters.reserveCapacity(4)
+      waiters.append(first)
+    }
+  }
+
+  @usableFromInline
+  struct State {
+    @usableFromInline var nextID: UInt64 = 0
+    @usableFromInline var entries: [Key: Entry] = [:]
     /// Tasks waiting until a key has this many callers; for tests.
-    var joinWaiters: [(key: Key, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    @usableFromInline var joinWaiters: [(key: Key, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+    @inlinable
+    init() {}
 
     /// The join waiters whose count is reached, taken out.
+    @inlinable
     mutating func takeReadyJoinWaiters() -> [CheckedContinuation<Void, Never>] {
       guard !joinWaiters.isEmpty else { return [] }
       let ready = joinWaiters.filter { (entries[$0.key]?.waiters.count ?? 0) >= $0.count }
@@ -53,7 +86,8 @@ public final class SingleFlight<Key: Hashable & Sendable, Success: Sendable>: Se
     }
   }
 
-  private let state = LockedState(State())
+  @usableFromInline
+  let state = LockedState(State())
 
   /// Creates a single-flight guard.
   public init() {}
@@ -80,50 +114,60 @@ public final class SingleFlight<Key: Hashable & Sendable, Success: Sendable>: Se
   ///
   /// - Parameters:
   ///   - key: What makes two calls the same work.
+  ///   - isolation: The caller's actor, where the call joins before any
+  ///     suspension: two calls in one turn of an actor share one execution.
+  ///     Leave it to its default.
   ///   - operation: The work, run in a task of its own on its isolation; it
-  ///     runs only when no execution for `key` is running.
+  ///     runs only when no execution for `key` is running. It starts at once,
+  ///     on the caller's thread until it first suspends, where the platform
+  ///     allows (`Task.immediate`).
   /// - Returns: What the shared execution returned.
   /// - Throws: What it threw, or `CancellationError` when the caller is cancelled.
+  @inlinable
   public func run(
-    key: Key, @_inheritActorContext _ operation: @escaping @Sendable @isolated(any) () async throws -> Success
+    key: Key, isolation: isolated (any Actor)? = #isolation,
+    @_inheritActorContext _ operation: @escaping @Sendable @isolated(any) () async throws -> Success
   ) async throws -> Success {
-    let ticket = FlightTicket()
+    let caller = CallerIdentity.current
     return try await withTaskCancellationHandler {
-      try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Success, any Error>) in
-        join(key, operation, continuation: continuation, ticket: ticket)
+      // Captures the caller's isolation, so that the call registers on it,
+      // before any suspension: calls made on one actor keep their order.
+      _ = isolation
+      return try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Success, any Error>) in
+        join(key, operation, waiter: Waiter(caller: caller, continuation: continuation))
       }
     } onCancel: {
-      if let (entry, waiter) = ticket.cancel() { leave(key, entry: entry, waiter: waiter) }
+      leave(key, caller: caller)
     }
   }
 
-  private func join(
-    _ key: Key, _ operation: @escaping @Sendable @isolated(any) () async throws -> Success,
-    continuation: UnsafeContinuation<Success, any Error>, ticket: FlightTicket
+  /// A caller joins the execution for `key`, or starts one.
+  @inlinable
+  func join(
+    _ key: Key, _ operation: @escaping @Sendable @isolated(any) () async throws -> Success, waiter: Waiter
   ) {
-    let joined = ticket.begin { () -> (entry: UInt64, waiter: UInt64, starts: Bool)? in
-      state.withLock { state in
-        state.nextID &+= 1
-        let waiter = state.nextID
-        if let index = state.entries.index(forKey: key) {
-          // Work runs for this key: share it.
-          state.entries.values[index].waiters.append((waiter, continuation))
-          return (state.entries.values[index].id, waiter, false)
-        }
-        // None runs: this call starts it.
-        state.nextID &+= 1
-        state.entries[key] = Entry(id: state.nextID, waiters: [(waiter, continuation)])
-        return (state.nextID, waiter, true)
+    let joined = state.withLock {
+      state -> (starting: UInt64?, ready: [CheckedContinuation<Void, Never>])? in
+      // Checked under the lock that the cancellation handler takes: either
+      // the handler finds this caller, or this finds it cancelled.
+      guard !Task.isCancelled else { return nil }
+      var starting: UInt64?
+      if let index = state.entries.index(forKey: key) {
+        state.entries.values[index].waiters.append(waiter)  // Work runs for this key: share it.
+      } else {
+        state.nextID &+= 1  // None runs: this call starts it.
+        starting = state.nextID
+        state.entries[key] = Entry(id: state.nextID, first: waiter)
       }
+      return (starting, state.takeReadyJoinWaiters())
     }
     guard let joined else {
-      continuation.resume(throwing: CancellationError())  // Cancelled before it joined.
+      waiter.continuation.resume(throwing: CancellationError())  // Cancelled before it joined.
       return
     }
-    for waiter in state.withLock({ $0.takeReadyJoinWaiters() }) { waiter.resume() }
-    guard joined.starts else { return }
-    let entry = joined.entry
-    let task = Task {
+    for ready in joined.ready { ready.resume() }
+    guard let entry = joined.starting else { return }
+    let task = startTask {
       let result: Result<Success, any Error>
       do {
         result = .success(try await operation())
@@ -133,17 +177,20 @@ public final class SingleFlight<Key: Hashable & Sendable, Success: Sendable>: Se
       self.finish(key, entry: entry, with: result)
     }
     let isCurrent = state.withLock { state in
-      guard state.entries[key]?.id == entry else { return false }
-      state.entries[key]!.task = task
+      guard let index = state.entries.index(forKey: key), state.entries.values[index].id == entry else {
+        return false
+      }
+      state.entries.values[index].task = task
       return true
     }
-    if !isCurrent { task.cancel() }  // Every caller left while it was being started.
+    if !isCurrent { task.cancel() }  // Done, or every caller left while it was being started.
   }
 
   /// The work of `entry` ended: every caller still waiting gets its result,
   /// and the entry goes, unless it is no longer the one for `key`.
-  private func finish(_ key: Key, entry: UInt64, with result: Result<Success, any Error>) {
-    let waiters = state.withLock { state -> [(id: UInt64, continuation: UnsafeContinuation<Success, any Error>)] in
+  @inlinable
+  func finish(_ key: Key, entry: UInt64, with result: Result<Success, any Error>) {
+    let waiters = state.withLock { state -> [Waiter] in
       guard let index = state.entries.index(forKey: key), state.entries.values[index].id == entry else {
         return []  // A late finisher: a newer entry stays.
       }
@@ -152,44 +199,19 @@ public final class SingleFlight<Key: Hashable & Sendable, Success: Sendable>: Se
     for waiter in waiters { waiter.continuation.resume(with: result) }
   }
 
-  /// A caller was cancelled: it leaves; the work goes on for the others, and
-  /// is cancelled when none is left.
-  private func leave(_ key: Key, entry: UInt64, waiter: UInt64) {
-    let (continuation, task) = state.withLock {
-      state -> (UnsafeContinuation<Success, any Error>?, Task<Void, Never>?) in
-      guard let index = state.entries.index(forKey: key), state.entries.values[index].id == entry,
-        let place = state.entries.values[index].waiters.firstIndex(where: { $0.id == waiter })
+  /// The task of `caller` was cancelled while it waits for `key`: it leaves;
+  /// the work goes on for the others, and is cancelled when none is left.
+  @inlinable
+  func leave(_ key: Key, caller: CallerIdentity) {
+    let (waiter, task) = state.withLock { state -> (Waiter?, Task<Void, any Error>?) in
+      guard let index = state.entries.index(forKey: key),
+        let place = state.entries.values[index].waiters.firstIndex(where: { $0.caller == caller })
       else { return (nil, nil) }
-      let continuation = state.entries.values[index].waiters.remove(at: place).continuation
-      guard state.entries.values[index].waiters.isEmpty else { return (continuation, nil) }
-      return (continuation, state.entries.removeValue(forKey: key)?.task)
+      let waiter = state.entries.values[index].waiters.remove(at: place)
+      guard state.entries.values[index].waiters.isEmpty else { return (waiter, nil) }
+      return (waiter, state.entries.remove(at: index).value.task)
     }
-    continuation?.resume(throwing: CancellationError())
+    waiter?.continuation.resume(throwing: CancellationError())
     task?.cancel()
-  }
-}
-
-/// One call's place in a flight, shared with its cancellation handler, which
-/// may run before the call has joined.
-private final class FlightTicket: Sendable {
-  private let state = LockedState<(place: (entry: UInt64, waiter: UInt64)?, isCancelled: Bool)>((nil, false))
-
-  /// Runs `join` unless the caller was cancelled first; keeps its place.
-  func begin(
-    _ join: () -> (entry: UInt64, waiter: UInt64, starts: Bool)?
-  ) -> (entry: UInt64, waiter: UInt64, starts: Bool)? {
-    state.withLock { state in
-      guard !state.isCancelled, let joined = join() else { return nil }
-      state.place = (joined.entry, joined.waiter)
-      return joined
-    }
-  }
-
-  /// Marks the caller cancelled; its place, if it has joined.
-  func cancel() -> (entry: UInt64, waiter: UInt64)? {
-    state.withLock { state in
-      state.isCancelled = true
-      return state.place
-    }
   }
 }

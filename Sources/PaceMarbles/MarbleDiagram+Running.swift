@@ -25,40 +25,25 @@ extension MarbleDiagram {
   }
 
   private func runMachine(_ machine: some PacingStateMachine<String, VirtualInstant>) -> MarbleDiagram {
-    var machine = machine
+    // The order within a frame (inputs, then the timers due) is the runner's,
+    // the same as `pace`'s stream and replay modes.
+    var runner = PacingRunner(machine)
     var output: [Entry] = []
-    var ended = false
-    func record(_ action: PacingAction<String>, at frame: Int) {
-      guard !ended else { return }
-      for event in action { output.append(Entry(frame: frame, event: event)) }
-      ended = action.terminates
+    let record = { (event: MarbleEvent, instant: VirtualInstant) in
+      output.append(Entry(frame: instant.frame, event: event))
     }
-
-    record(machine.started(at: .frame(0)), at: 0)
+    runner.start(at: .frame(0), record)
     var walk = MarbleFrameWalk(self)
-    // Set when a timer fired and its machine neither acted nor moved its
-    // deadline: that deadline is ignored until the next input, so a run
-    // always moves on.
-    var stalled = false
-    while !ended, let frame = walk.nextFrame(timer: stalled ? nil : machine.deadline?.frame) {
+    while !runner.isTerminated, let frame = walk.nextFrame(timer: runner.deadline?.frame) {
       let now = VirtualInstant.frame(frame)
-      let inputs = walk.takeEvents(at: frame)
-      for event in inputs where !ended {
+      for event in walk.takeEvents(at: frame) {
         switch event {
-        case .value(let value): record(machine.valueReceived(value, at: now), at: frame)
-        case .finish: record(machine.upstreamFinished(at: now), at: frame)
-        case .failure: record(machine.upstreamFailed(at: now), at: frame)
+        case .value(let value): runner.send(value, at: now, record)
+        case .finish: runner.finish(at: now, record)
+        case .failure: runner.fail(at: now, record)
         }
       }
-      stalled = false
-      while !ended, let deadline = machine.deadline, deadline <= now {
-        let action = machine.timerFired(at: now)
-        record(action, at: frame)
-        if action.isEmpty, machine.deadline == deadline {
-          stalled = inputs.isEmpty
-          break
-        }
-      }
+      runner.fireTimers(through: now, record)
     }
     return MarbleDiagram(entries: output)
   }

@@ -21,36 +21,57 @@ extension PacingStage where Value == String {
   public static func parse(
     _ words: [String], durations: PacingDurationFormat
   ) throws(PacingSyntaxError) -> [PacingStage<String>] {
-    var parser = StageParser(words: words, durations: durations)
+    try parse(words, durations: durations, text: { $0 })
+  }
+}
+
+extension PacingStage where Value: Equatable & Sendable {
+  /// Reads stages written as words, for values that are not strings: `text`
+  /// gives the string a `filter` pattern is matched against. `pace` runs
+  /// lines of bytes this way, which pass through untouched even when they
+  /// are not UTF-8.
+  ///
+  ///     let stages = try PacingStage<[UInt8]>.parse(["filter", "ERROR"], durations: .withUnits) {
+  ///       String(decoding: $0, as: UTF8.self)
+  ///     }
+  ///
+  /// - Throws: ``PacingSyntaxError``, as ``parse(_:durations:)``.
+  public static func parse(
+    _ words: [String], durations: PacingDurationFormat, text: @escaping @Sendable (Value) -> String
+  ) throws(PacingSyntaxError) -> [PacingStage<Value>] {
+    var parser = StageParser(words: words, durations: durations, text: text)
     return try parser.parse()
   }
 }
 
 /// Reads ``PacingStage`` values from words; see ``PacingStage/parse(_:durations:)``.
-private struct StageParser {
+private struct StageParser<Value: Equatable & Sendable> {
   let words: [String]
   let durations: PacingDurationFormat
+  /// The string a filter's pattern is matched against.
+  let text: @Sendable (Value) -> String
   var position = 0
 
-  init(words: [String], durations: PacingDurationFormat) {
+  init(words: [String], durations: PacingDurationFormat, text: @escaping @Sendable (Value) -> String) {
     self.words = words
     self.durations = durations
+    self.text = text
   }
 
-  private static let operatorList = PacingOperator.allCases.map(\.name).joined(separator: ", ")
+  private static var operatorList: String { operatorNames }
 
-  mutating func parse() throws(PacingSyntaxError) -> [PacingStage<String>] {
+  mutating func parse() throws(PacingSyntaxError) -> [PacingStage<Value>] {
     guard !words.isEmpty else {
       throw PacingSyntaxError(wordIndex: nil, reason: "no stage given: name at least one of \(Self.operatorList)")
     }
-    var stages: [PacingStage<String>] = []
+    var stages: [PacingStage<Value>] = []
     while position < words.count {
       stages.append(try parseStage())
     }
     return stages
   }
 
-  private mutating func parseStage() throws(PacingSyntaxError) -> PacingStage<String> {
+  private mutating func parseStage() throws(PacingSyntaxError) -> PacingStage<Value> {
     let start = position
     let name = words[position]
     position += 1
@@ -59,7 +80,7 @@ private struct StageParser {
         name.hasPrefix("-") ? "an option must follow the stage it belongs to" : "stages are \(Self.operatorList)"
       throw PacingSyntaxError(wordIndex: start, reason: "unknown operator; \(hint)")
     }
-    let stage: PacingStage<String>
+    let stage: PacingStage<Value>
     switch op {
     case .debounce:
       let interval = try parseDuration(for: name, at: start)
@@ -111,7 +132,8 @@ private struct StageParser {
       }
       position += 1
       let matcher = RegexMatcher(regex: regex)
-      stage = .filter { line in matcher.matches(line) }
+      let text = text
+      stage = .filter { value in matcher.matches(text(value)) }
     case .skip, .take:
       let count = try parseCount(for: name, at: start)
       stage = op == .skip ? .skip(count) : .take(count)
@@ -169,6 +191,10 @@ private struct StageParser {
       throw PacingSyntaxError(wordIndex: index, reason: "a duration must not be negative")
     }
     guard let duration = durations.duration(from: word) else {
+      if Double(word) != nil, durations.duration(from: word + "ms") != nil {
+        throw PacingSyntaxError(
+          wordIndex: index, reason: "'\(word)' has no unit: a duration needs one, as in \(word)ms or \(word)s")
+      }
       throw PacingSyntaxError(wordIndex: index, reason: "'\(word)' is not a duration \(durations.description)")
     }
     return duration
@@ -199,3 +225,6 @@ private struct RegexMatcher: @unchecked Sendable {
     line.contains(regex)
   }
 }
+
+/// The operators' names, for messages.
+private let operatorNames = PacingOperator.allCases.map(\.name).joined(separator: ", ")

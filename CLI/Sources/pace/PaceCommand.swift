@@ -29,8 +29,31 @@ struct PaceCommand: AsyncParsableCommand {
     subcommands: [MarbleCommand.self, DemoCommand.self]
   )
 
+  /// The first words that `swift-argument-parser` reads: subcommands and
+  /// requests for help. Any other first word starts the stream mode.
+  static let parserWords: Set<String> = [
+    "marble", "demo", "help", "-h", "--help", "--version", "--generate-completion-script",
+    "--experimental-dump-help",
+  ]
+
   /// Parses, runs, and turns every usage error into one line and exit status 2.
   static func main() async {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    if let first = arguments.first, !parserWords.contains(first) {
+      await StreamCommand.run(arguments)
+    }
+    // A diagram may start with anything, dashes too ('---a-b|'): the words
+    // after `marble` are the diagram and the stages, read by the marble
+    // command itself, unless they ask for help.
+    if arguments.first == "marble", arguments.count > 1, !["-h", "--help", "help"].contains(arguments[1]) {
+      do {
+        let words = Array(arguments.dropFirst())
+        print(try MarbleCommand.output(for: words.first == "--" ? Array(words.dropFirst()) : words))
+        terminateProcess(status: 0)
+      } catch {
+        failWithUsage(error.message)
+      }
+    }
     do {
       var command = try parseAsRoot()
       if var command = command as? any AsyncParsableCommand {

@@ -1,0 +1,90 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Pace open source project.
+// Licensed under Apache License v2.0. See LICENSE.txt for license information.
+//===----------------------------------------------------------------------===//
+
+import Pace
+
+/// `pace --replay STAGE...`: runs the stages on a log's own clock, as fast as
+/// it reads, and writes each emitted line with the time it came out.
+///
+/// Each line starts with a timestamp (RFC 3339, or seconds since the epoch);
+/// it arrives at that instant, and an emitted line carries its emission
+/// instant, written as its own timestamp was. The order of events is the
+/// ``PacingRunner``'s, as in marble diagrams. At the end of the log, time
+/// runs on until nothing is pending: a trailing line comes out at the time it
+/// was due, as it would have live.
+enum ReplayMode {
+  /// A line that cannot be replayed: printed as a usage error.
+  struct InputError: Error {
+    var message: String
+  }
+
+  static func run(
+    stages: [PacingStage<ReplayLine>], counts: StageCounts?, input: Int32 = 0, into writer: inout LineWriter
+  ) throws(InputError) {
+    var machines = stages.map { $0.makeStateMachine(for: ReplayInstant.self) }
+    if let counts { machines = counts.counting(machines) }
+    var runner = PacingRunner(PacingPipeline(machines))
+    func emit(_ event: PacingEvent<ReplayLine>, at instant: ReplayInstant) {
+      guard case .value(let line) = event else { return }
+      writer.write(bytes: line.timestamp.formatted(instant).utf8)
+      if let separator = line.separator { writer.write(bytes: CollectionOfOne(separator)) }
+      writer.write(line.content)
+    }
+    var reader = LineReader(descriptor: input)
+    var lineNumber = 0
+    var previous: ReplayInstant?
+    var failure: InputError?
+    var inputIsOpen = true
+    while inputIsOpen, failure == nil {
+      do {
+        inputIsOpen = try reader.read { line in
+          guard failure == nil else { return }
+          lineNumber += 1
+          switch Self.replayLine(line, number: lineNumber, after: previous) {
+          case .success(let replayed):
+            if previous == nil { runner.start(at: replayed.timestamp.instant, emit) }
+            previous = replayed.timestamp.instant
+            runner.send(replayed, at: replayed.timestamp.instant, emit)
+          case .failure(let error):
+            failure = error
+          }
+        }
+      } catch {
+        throw InputError(message: "cannot read the input: \(error.message)")
+      }
+      writer.flush()
+    }
+    if let failure { throw failure }
+    runner.fireAllTimers(emit)
+    writer.flush()
+  }
+
+  /// Line `number` read as a timestamp and the rest, or why it cannot be.
+  private static func replayLine(
+    _ line: Line, number: Int, after previous: ReplayInstant?
+  ) -> Result<ReplayLine, InputError> {
+    line.withBytes { bytes in
+      guard let (timestamp, length) = ReplayTimestamp.parse(bytes) else {
+        let start = String(decoding: bytes.prefix(32), as: UTF8.self)
+        return .failure(
+          InputError(
+            message:
+              "line \(number) does not start with a timestamp (RFC 3339 such as 2026-11-24T09:30:00Z, or seconds since the epoch such as 1764000000.25): '\(start)'"
+          ))
+      }
+      if let previous, timestamp.instant < previous {
+        return .failure(
+          InputError(
+            message: "line \(number) is out of order: its timestamp is earlier than line \(number - 1)'s"))
+      }
+      let separator = length < bytes.count ? bytes[length] : nil
+      let contentStart = line.start + length + (separator == nil ? 0 : 1)
+      let content = Line(
+        chunk: line.chunk, start: contentStart, count: line.start + line.count - contentStart,
+        hasNewline: line.hasNewline)
+      return .success(ReplayLine(timestamp: timestamp, separator: separator, content: content))
+    }
+  }
+}

@@ -1,0 +1,74 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Pace open source project.
+// Licensed under Apache License v2.0. See LICENSE.txt for license information.
+//===----------------------------------------------------------------------===//
+
+import Pace
+
+/// Where the stream loop sends the lines the stages emit: standard output,
+/// or a command.
+protocol LineSink {
+  /// A line the stages emitted.
+  mutating func emit(_ line: Line)
+  /// Called before the loop waits for anything: nothing emitted may wait.
+  mutating func flush()
+}
+
+extension LineWriter: LineSink {
+  mutating func emit(_ line: Line) {
+    write(line)
+  }
+}
+
+/// `pace STAGE...`: paces the lines of standard input in real time.
+///
+/// One loop on one thread: it reads whatever input there is, hands each line
+/// to the stages (a ``PacingRunner``) at the instant the read returned, and
+/// otherwise sleeps until the input or the stages' next deadline, whichever
+/// comes first. When and what to emit is the policies' alone. At the end of
+/// the input the finish rules apply (a debounce flushes at once, a throttle
+/// keeps its rate), and the loop ends when nothing is pending; it ends at
+/// once when the stages finish (`take`).
+enum StreamMode {
+  static func run<Sink: LineSink>(
+    stages: [PacingStage<Line>], counts: StageCounts?, input: Int32 = 0, into sink: inout Sink
+  ) throws(ReadError) {
+    var machines = stages.map { $0.makeStateMachine(for: ContinuousClock.Instant.self) }
+    if let counts { machines = counts.counting(machines) }
+    var runner = PacingRunner(PacingPipeline(machines))
+    var ended = false
+    func emit(_ event: PacingEvent<Line>, at _: ContinuousClock.Instant) {
+      switch event {
+      case .value(let line): sink.emit(line)
+      case .finish, .failure: ended = true
+      }
+    }
+    var reader = LineReader(descriptor: input)
+    runner.start(at: .now, emit)
+    var inputIsOpen = true
+    while !ended {
+      sink.flush()
+      if inputIsOpen {
+        if let deadline = runner.deadline, !InputWait.wait(for: input, until: deadline) {
+          runner.fireTimers(through: .now, emit)
+          continue
+        }
+        // The lines of one read arrived together, when it returned.
+        var arrival: ContinuousClock.Instant?
+        inputIsOpen = try reader.read { line in
+          let now = arrival ?? .now
+          arrival = now
+          runner.send(line, at: now, emit)
+        }
+        let now = ContinuousClock.Instant.now
+        if !inputIsOpen { runner.finish(at: now, emit) }
+        runner.fireTimers(through: now, emit)
+      } else {
+        guard let deadline = runner.deadline else { break }
+        _ = InputWait.wait(for: nil, until: deadline)
+        runner.fireTimers(through: .now, emit)
+      }
+    }
+    sink.flush()
+  }
+}

@@ -1,0 +1,52 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Pace open source project.
+// Licensed under Apache License v2.0. See LICENSE.txt for license information.
+//===----------------------------------------------------------------------===//
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The C library's calls that `pace` makes, under one name on every platform
+/// (`read`, `write` and `exit` are also names in Swift's own modules).
+enum SystemCalls {
+  static func read(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    #if canImport(Darwin)
+      Darwin.read(descriptor, buffer, count)
+    #elseif canImport(Musl)
+      Musl.read(descriptor, buffer, count)
+    #else
+      Glibc.read(descriptor, buffer, count)
+    #endif
+  }
+
+  static func write(_ descriptor: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Darwin)
+      Darwin.write(descriptor, pointer, count)
+    #elseif canImport(Musl)
+      Musl.write(descriptor, pointer, count)
+    #else
+      Glibc.write(descriptor, pointer, count)
+    #endif
+  }
+
+  static func exit(_ status: Int32) -> Never {
+    #if canImport(Darwin)
+      Darwin.exit(status)
+    #elseif canImport(Musl)
+      Musl.exit(status)
+    #else
+      Glibc.exit(status)
+    #endif
+  }
+}
+
+/// Ends the process with `status` (the C library's `exit`, which
+/// `ParsableCommand.exit(withError:)` hides inside a command).
+func terminateProcess(status: Int32) -> Never {
+  SystemCalls.exit(status)
+}

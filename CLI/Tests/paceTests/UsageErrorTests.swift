@@ -1,0 +1,47 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Pace open source project.
+// Licensed under Apache License v2.0. See LICENSE.txt for license information.
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import Testing
+
+/// Bad input in stream, replay and command mode: status 2, and one line on
+/// standard error that names the problem.
+@Suite struct UsageErrorTests {
+  static let cases: [(arguments: [String], input: String, fragment: String)] = [
+    (["debounce", "300"], "", "argument 2 '300': '300' has no unit: a duration needs one, as in 300ms or 300s"),
+    (["debounce", "-1s"], "", "a duration must not be negative"),
+    (["debounce", "soon"], "", "'soon' is not a duration with a unit"),
+    (["debounce"], "", "debounce needs a duration"),
+    (["throttle", "1.5"], "", "'1.5' has no unit"),
+    (["bogus"], "", "argument 1 'bogus': unknown operator"),
+    (["filter", "("], "", "argument 2 '(': not a valid regular expression"),
+    (["filter"], "", "filter needs a pattern"),
+    (["skip", "x"], "", "skip needs a count"),
+    (["take", "-2"], "", "a count must not be negative"),
+    (["throttle", "1s", "--no-leading", "--no-trailing"], "", "would never emit"),
+    (["debounce", "1s", "--sometimes"], "", "argument 3 '--sometimes': unknown option for debounce"),
+    (["distinct", "--"], "", "argument 2 '--': a command must follow it"),
+    (["--on-busy", "sometimes", "distinct", "--", "true"], "", "--on-busy is one of queue, drop, restart, signal"),
+    (["--on-busy"], "", "argument 1 '--on-busy' needs a value"),
+    (["--on-busy", "drop", "distinct"], "", "'--on-busy' applies to a command"),
+    (["--replay", "distinct", "--", "true"], "", "--replay runs on the log's own clock, so it cannot run a command"),
+    (["--stop-timeout", "10", "distinct", "--", "true"], "", "--stop-timeout needs a duration with a unit"),
+    (["--replay"], "", "no stage given"),
+    (["--stats", "--replay=yes", "distinct"], "", "--replay takes no value"),
+    (["--replay", "distinct"], "1764000000 a\nyesterday b\n", "line 2 does not start with a timestamp"),
+    (["--replay", "distinct"], "1764000000 a\n1764000001 b\n1764000000 c\n", "line 3 is out of order"),
+    (["--replay", "distinct"], "2026-02-30T10:00:00Z a\n", "line 1 does not start with a timestamp"),
+  ]
+
+  @Test(arguments: cases)
+  func badInput_exitsWith2_andOneLineNamingIt(arguments: [String], input: String, fragment: String) throws {
+    let result = try PaceExecutable.run(arguments, input: Array(input.utf8))
+    #expect(result.status == 2)
+    #expect(result.standardError.hasPrefix("pace: error: "))
+    #expect(result.standardError.hasSuffix("\n"))
+    #expect(result.standardError.dropLast().contains("\n") == false, "one line")
+    #expect(result.standardError.contains(fragment), "\(result.standardError)")
+  }
+}

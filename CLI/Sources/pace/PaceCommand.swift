@@ -12,10 +12,41 @@ struct PaceCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "pace",
     abstract: "Limits and orders work that happens too often: debounce, throttle, distinct, filter, skip, take.",
+    usage: """
+      pace [--stats] STAGE...
+      pace [--on-busy queue|drop|restart|signal] STAGE... -- COMMAND [ARG...]
+      pace --replay [--stats] STAGE...
+      pace marble DIAGRAM STAGE...
+      pace demo
+      """,
     discussion: """
-      Stages are plain words, a new stage starting at each operator name:
+      Stages are plain words, a new stage starting at each operator name.
+      Durations need a unit: us, ms, s, m, h (250ms, 1.5s, 2m).
 
       \(PacingOperator.allCases.map { "  " + $0.synopsis }.joined(separator: "\n"))
+
+      Pace the lines of standard input; each line comes out the moment it is
+      due. At the end of the input a debounce flushes at once and a throttle
+      keeps its rate; then pace exits 0.
+
+        $ tail -f app.log | pace filter ERROR distinct throttle 10s
+
+      Run a command for each line that comes out, with the line on its
+      standard input and in PACE_LINE; --on-busy says what a line does while
+      the command still runs: queue (run once more after, with the latest
+      line; the default), drop, restart (stop it and its process group with
+      --stop-signal, default TERM, then KILL after --stop-timeout, default
+      10s) or signal (send it --stop-signal). A file watcher:
+
+        $ inotifywait -mr -e close_write src | pace debounce 200ms -- make
+        $ inotifywait -mr -e close_write src | \\
+            pace debounce 200ms --on-busy restart -- ./serve
+
+      Replay a log on its own clock: each line starts with a timestamp (RFC
+      3339, or seconds since the epoch), and each line that comes out carries
+      the time it was emitted. --stats counts lines per stage on standard error.
+
+        $ pace --replay --stats throttle 10m < alerts.log
 
       Try an operator on a marble diagram, where each character is one frame:
       '-' is a frame with no event, a letter is a value, '[ab]' are events in
@@ -23,6 +54,10 @@ struct PaceCommand: AsyncParsableCommand {
 
         $ pace marble 'abcd----e---f-g----|' debounce 3
         ------d----e-----g-|
+
+      See search as you type at work, debounced and latest-wins:
+
+        $ pace demo
 
       Usage errors print one line on standard error and exit with status 2.
       """,

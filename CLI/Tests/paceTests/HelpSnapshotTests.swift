@@ -23,7 +23,8 @@ import Testing
     OVERVIEW: Limits and orders work that happens too often: debounce, throttle,
     distinct, filter, skip, take.
 
-    Stages are plain words, a new stage starting at each operator name:
+    Stages are plain words, a new stage starting at each operator name.
+    Durations need a unit: us, ms, s, m, h (250ms, 1.5s, 2m).
 
       debounce DURATION [--leading] [--no-trailing] [--max-wait DURATION]
       throttle DURATION [--no-leading] [--no-trailing]
@@ -32,6 +33,29 @@ import Testing
       skip COUNT
       take COUNT
 
+    Pace the lines of standard input; each line comes out the moment it is
+    due. At the end of the input a debounce flushes at once and a throttle
+    keeps its rate; then pace exits 0.
+
+      $ tail -f app.log | pace filter ERROR distinct throttle 10s
+
+    Run a command for each line that comes out, with the line on its
+    standard input and in PACE_LINE; --on-busy says what a line does while
+    the command still runs: queue (run once more after, with the latest
+    line; the default), drop, restart (stop it and its process group with
+    --stop-signal, default TERM, then KILL after --stop-timeout, default
+    10s) or signal (send it --stop-signal). A file watcher:
+
+      $ inotifywait -mr -e close_write src | pace debounce 200ms -- make
+      $ inotifywait -mr -e close_write src | \
+          pace debounce 200ms --on-busy restart -- ./serve
+
+    Replay a log on its own clock: each line starts with a timestamp (RFC
+    3339, or seconds since the epoch), and each line that comes out carries
+    the time it was emitted. --stats counts lines per stage on standard error.
+
+      $ pace --replay --stats throttle 10m < alerts.log
+
     Try an operator on a marble diagram, where each character is one frame:
     '-' is a frame with no event, a letter is a value, '[ab]' are events in
     the same frame, '|' finishes and '^' fails.
@@ -39,9 +63,17 @@ import Testing
       $ pace marble 'abcd----e---f-g----|' debounce 3
       ------d----e-----g-|
 
+    See search as you type at work, debounced and latest-wins:
+
+      $ pace demo
+
     Usage errors print one line on standard error and exit with status 2.
 
-    USAGE: pace <subcommand>
+    USAGE: pace [--stats] STAGE...
+           pace [--on-busy queue|drop|restart|signal] STAGE... -- COMMAND [ARG...]
+           pace --replay [--stats] STAGE...
+           pace marble DIAGRAM STAGE...
+           pace demo
 
     OPTIONS:
       -h, --help              Show help information.

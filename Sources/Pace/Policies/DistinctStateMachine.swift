@@ -19,7 +19,7 @@ public struct DistinctStateMachine<Value, Instant: InstantProtocol> {
   ///
   ///     let queries = DistinctStateMachine<String, ContinuousClock.Instant>()
   public init() where Value: Equatable & Sendable {
-    self.init(by: ==)
+    self.init { (last: Value, next: Value) in last == next }  // Not a bare `==`: that is `Optional`'s.
   }
 
   /// Creates a distinct-until-changed filter that drops a value when

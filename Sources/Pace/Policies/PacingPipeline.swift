@@ -34,15 +34,16 @@ public struct PacingPipeline<Value, Instant: InstantProtocol>: Sendable {
   /// A stage of the pipeline.
   public typealias Stage = any PacingStateMachine<Value, Instant> & Sendable
 
-  @usableFromInline var stages: [Stage]
+  @usableFromInline var stages: [PipelineStage<Value, Instant>]
 
   /// Whether the pipeline has delivered its finish or failure.
-  public private(set) var isTerminated = false
+  public var isTerminated: Bool { terminated }
+  @usableFromInline var terminated = false
 
   /// Creates a pipeline that runs `stages` left to right. With no stages it
   /// passes every event through unchanged.
   public init(_ stages: [Stage]) {
-    self.stages = stages
+    self.stages = stages.map(PipelineStage.init)
   }
 
   /// Runs `inputs` through the stages at `now`. Each stage first starts (when
@@ -51,89 +52,109 @@ public struct PacingPipeline<Value, Instant: InstantProtocol>: Sendable {
   /// before them, so that what upstream released, such as a throttle's
   /// held-back finish, cannot flush what this stage held back), then fires its
   /// due timers (when `firing`); what it emits is the next stage's input.
-  private mutating func run(
+  @inlinable
+  mutating func run<Request: PipelineStageEvent<Value, Instant>>(
     _ inputs: PacingAction<Value>, at now: Instant, starting: Bool = false, firing: Bool = false,
-    request: ((inout Stage) -> PacingAction<Value>)? = nil, requestFirst: Bool = false
+    request: Request?, requestFirst: Bool = false
   ) -> PacingAction<Value> {
-    guard !isTerminated else { return .none }
+    typealias Events = PipelineStageEvents<Value, Instant>
+    guard !terminated else { return .none }
     var events = inputs
     for index in stages.indices {
       var output = PacingAction<Value>.none
-      if starting { output.append(contentsOf: stages[index].started(at: now)) }
-      if let request, requestFirst { output.append(contentsOf: request(&stages[index])) }
+      if starting { output.append(contentsOf: stages[index].apply(Events.Started(now: now))) }
+      if let request, requestFirst { output.append(contentsOf: stages[index].apply(request)) }
       for event in events where !output.terminates {
         switch event {
-        case .value(let value): output.append(contentsOf: stages[index].valueReceived(value, at: now))
-        case .finish: output.append(contentsOf: stages[index].upstreamFinished(at: now))
-        case .failure: output.append(contentsOf: stages[index].upstreamFailed(at: now))
+        case .value(let value):
+          output.append(contentsOf: stages[index].apply(Events.ValueReceived(value: value, now: now)))
+        case .finish: output.append(contentsOf: stages[index].apply(Events.UpstreamFinished(now: now)))
+        case .failure: output.append(contentsOf: stages[index].apply(Events.UpstreamFailed(now: now)))
         }
       }
-      if let request, !requestFirst, !output.terminates { output.append(contentsOf: request(&stages[index])) }
+      if let request, !requestFirst, !output.terminates { output.append(contentsOf: stages[index].apply(request)) }
       while firing, !output.terminates, let deadline = stages[index].deadline, deadline <= now {
-        let action = stages[index].timerFired(at: now)
+        let action = stages[index].apply(Events.TimerFired(now: now))
         output.append(contentsOf: action)
         // A stage that neither acts nor moves its deadline would loop forever.
         if action.isEmpty, stages[index].deadline == deadline { break }
       }
       events = output
     }
-    if events.terminates { isTerminated = true }
+    if events.terminates { terminated = true }
     return events
+  }
+
+  /// Runs `inputs` with no request of the user's.
+  @inlinable
+  mutating func run(
+    _ inputs: PacingAction<Value>, at now: Instant, starting: Bool = false, firing: Bool = false
+  ) -> PacingAction<Value> {
+    run(inputs, at: now, starting: starting, firing: firing, request: PipelineStageEvents<Value, Instant>.Started?.none)
   }
 }
 
 extension PacingPipeline: PacingStateMachine {
   /// The earliest instant at which a stage needs its timer, or `nil`.
+  @inlinable
   public var deadline: Instant? {
-    guard !isTerminated else { return nil }
+    guard !terminated else { return nil }
     var earliest: Instant?
-    for stage in stages {
-      if let deadline = stage.deadline, earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
+    for index in stages.indices {
+      if let deadline = stages[index].deadline, earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
     }
     return earliest
   }
 
   /// Whether a stage holds a value back.
+  @inlinable
   public var hasPendingValue: Bool {
-    !isTerminated && stages.contains { $0.hasPendingValue }
+    !terminated && stages.contains { $0.hasPendingValue }
   }
 
   /// Tells every stage that the input starts at `now`; returns what comes out
   /// (for instance the finish of `take 0`).
+  @inlinable
   public mutating func started(at now: Instant) -> PacingAction<Value> {
     run(.none, at: now, starting: true)
   }
 
   /// Runs `value` through the stages at `now`; their timers fire at ``timerFired(at:)``.
+  @inlinable
   public mutating func valueReceived(_ value: Value, at now: Instant) -> PacingAction<Value> {
     run(.emit(value), at: now)
   }
 
   /// Fires the stages' timers due at or before `now`.
+  @inlinable
   public mutating func timerFired(at now: Instant) -> PacingAction<Value> {
     run(.none, at: now, firing: true)
   }
 
   /// Runs the finish through the stages at `now`.
+  @inlinable
   public mutating func upstreamFinished(at now: Instant) -> PacingAction<Value> {
     run(.finish, at: now)
   }
 
   /// Runs the failure through the stages at `now`.
+  @inlinable
   public mutating func upstreamFailed(at now: Instant) -> PacingAction<Value> {
     run(.fail, at: now)
   }
 
   /// Flushes every stage, left to right; a flushed value flows through the
   /// stages after its own.
+  @inlinable
   public mutating func flushRequested(at now: Instant) -> PacingAction<Value> {
-    run(.none, at: now) { $0.flushRequested(at: now) }
+    run(.none, at: now, request: PipelineStageEvents<Value, Instant>.FlushRequested(now: now))
   }
 
   /// Drops what every stage holds back; what a cancel releases upstream (a
   /// throttle's held-back finish) passes through the stages after it, which
   /// have already dropped theirs.
+  @inlinable
   public mutating func cancelled(at now: Instant) -> PacingAction<Value> {
-    run(.none, at: now, request: { $0.cancelled(at: now) }, requestFirst: true)
+    run(.none, at: now, request: PipelineStageEvents<Value, Instant>.Cancelled(now: now), requestFirst: true)
   }
 }

@@ -11,7 +11,8 @@
 /// Finish and failure pass at once.
 public struct SkipStateMachine<Value, Instant: InstantProtocol>: Sendable {
   /// How many values are still to be dropped.
-  public private(set) var remaining: Int
+  public var remaining: Int { left }
+  @usableFromInline var left: Int
   @usableFromInline var termination = Termination()
 
   /// Creates a stage that drops the first `count` values; a negative count
@@ -19,7 +20,7 @@ public struct SkipStateMachine<Value, Instant: InstantProtocol>: Sendable {
   ///
   ///     let afterInitial = SkipStateMachine<String, ContinuousClock.Instant>(count: 1)
   public init(count: Int) {
-    remaining = Swift.max(count, 0)
+    left = Swift.max(count, 0)
   }
 
   /// Always `nil`: skip never waits.
@@ -28,10 +29,11 @@ public struct SkipStateMachine<Value, Instant: InstantProtocol>: Sendable {
 
 extension SkipStateMachine: PacingStateMachine {
   /// Drops `value` while values remain to be skipped; lets it through after.
+  @inlinable
   public mutating func valueReceived(_ value: Value, at now: Instant) -> PacingAction<Value> {
     guard !termination.isTerminated else { return .none }
-    guard remaining == 0 else {
-      remaining -= 1
+    guard left == 0 else {
+      left -= 1
       return .none
     }
     return .emit(value)

@@ -12,7 +12,8 @@
 /// failure that arrive before the count is reached pass at once.
 public struct TakeStateMachine<Value, Instant: InstantProtocol>: Sendable {
   /// How many values may still pass.
-  public private(set) var remaining: Int
+  public var remaining: Int { left }
+  @usableFromInline var left: Int
   @usableFromInline var termination = Termination()
 
   /// Creates a stage that lets `count` values through, then finishes; a
@@ -20,7 +21,7 @@ public struct TakeStateMachine<Value, Instant: InstantProtocol>: Sendable {
   ///
   ///     let firstThree = TakeStateMachine<String, ContinuousClock.Instant>(count: 3)
   public init(count: Int) {
-    remaining = Swift.max(count, 0)
+    left = Swift.max(count, 0)
   }
 
   /// Always `nil`: take never waits.
@@ -29,20 +30,22 @@ public struct TakeStateMachine<Value, Instant: InstantProtocol>: Sendable {
 
 extension TakeStateMachine: PacingStateMachine {
   /// With nothing to take, the sequence finishes as soon as it starts.
+  @inlinable
   public mutating func started(at now: Instant) -> PacingAction<Value> {
-    guard remaining == 0 else { return .none }
+    guard left == 0 else { return .none }
     return termination.finish()
   }
 
   /// Lets `value` through; the last one allowed finishes the sequence with it.
+  @inlinable
   public mutating func valueReceived(_ value: Value, at now: Instant) -> PacingAction<Value> {
     guard !termination.isTerminated else { return .none }
-    guard remaining > 0 else {
+    guard left > 0 else {
       // `started(at:)` was skipped by the driver: finish now, without the value.
       return termination.finish()
     }
-    remaining -= 1
-    guard remaining == 0 else { return .emit(value) }
+    left -= 1
+    guard left == 0 else { return .emit(value) }
     termination.isTerminated = true
     return .emitAndFinish(value)
   }

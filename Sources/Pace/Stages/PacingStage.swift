@@ -66,7 +66,9 @@ public struct PacingStage<Value>: Sendable {
 
   /// Drops a value equal to the last one let through; see ``DistinctStateMachine``.
   public static func distinct() -> Self where Value: Equatable & Sendable {
-    Self(.distinct(==))
+    // Spelled out: a bare `==` here picks `Optional`'s, which wraps (and
+    // copies) both values on every comparison.
+    Self(.distinct { (last: Value, next: Value) in last == next })
   }
 
   /// Drops a value equivalent to the last one let through.

@@ -60,7 +60,10 @@ struct DemoCommand: AsyncParsableCommand {
     }
     let backend = DemoBackend(seed: seed)
     if script == nil, !replay, isatty(0) == 1, isatty(1) == 1 {
-      await InteractiveDemo(backend: backend, debounce: Self.debounce).run()
+      // Held for the whole session: its model's closures refer to it weakly.
+      await MainActor.run {
+        InteractiveDemo(backend: backend, debounce: Self.debounce)
+      }.runHeld()
       return
     }
     let session = try DemoScript(parsing: try scriptText(), speed: speed)

@@ -24,6 +24,13 @@ final class InteractiveDemo {
     self.debounce = debounce
   }
 
+  /// Runs the session, keeping this demo alive to its end: its model's
+  /// closures refer to it weakly.
+  func runHeld() async {
+    await run()
+    withExtendedLifetime(self) {}
+  }
+
   func run() async {
     guard let terminal = RawTerminal() else { return }
     defer {

@@ -1,0 +1,165 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Pace open source project.
+// Licensed under Apache License v2.0. See LICENSE.txt for license information.
+//===----------------------------------------------------------------------===//
+
+/// A stage of a ``PacingPipeline``: one of Pace's own policies, held as
+/// itself, or any other policy, held as an existential.
+///
+/// Holding the built-in policies by their type lets a caller's module
+/// specialise the whole pipeline for its value and instant: a line through
+/// `pace distinct` costs a comparison, not a trip through witness tables and
+/// generic metadata.
+@usableFromInline
+enum PipelineStage<Value, Instant: InstantProtocol>: @unchecked Sendable {
+  // @unchecked Sendable: the only way in is `init(_:)`, from a `Sendable`
+  // existential; unwrapping it does not make its contents less so, though
+  // the concrete types are `Sendable` only when `Value` is.
+  case debounce(DebounceStateMachine<Value, Instant>)
+  case throttle(ThrottleStateMachine<Value, Instant>)
+  case distinct(DistinctStateMachine<Value, Instant>)
+  case filter(FilterStateMachine<Value, Instant>)
+  case skip(SkipStateMachine<Value, Instant>)
+  case take(TakeStateMachine<Value, Instant>)
+  case other(any PacingStateMachine<Value, Instant> & Sendable)
+
+  /// `machine` as itself when it is one of Pace's policies.
+  @usableFromInline
+  init(_ machine: any PacingStateMachine<Value, Instant> & Sendable) {
+    switch machine {
+    case let machine as DebounceStateMachine<Value, Instant>: self = .debounce(machine)
+    case let machine as ThrottleStateMachine<Value, Instant>: self = .throttle(machine)
+    case let machine as DistinctStateMachine<Value, Instant>: self = .distinct(machine)
+    case let machine as FilterStateMachine<Value, Instant>: self = .filter(machine)
+    case let machine as SkipStateMachine<Value, Instant>: self = .skip(machine)
+    case let machine as TakeStateMachine<Value, Instant>: self = .take(machine)
+    default: self = .other(machine)
+    }
+  }
+
+  /// Runs `event` on the policy in place: one switch, then specialised code.
+  @inlinable
+  mutating func apply(_ event: some PipelineStageEvent<Value, Instant>) -> PacingAction<Value> {
+    // Moved out, not copied, and put back: no retain or release per event.
+    switch consume self {
+    case .debounce(var machine):
+      defer { self = .debounce(machine) }
+      return event.apply(to: &machine)
+    case .throttle(var machine):
+      defer { self = .throttle(machine) }
+      return event.apply(to: &machine)
+    case .distinct(var machine):
+      defer { self = .distinct(machine) }
+      return event.apply(to: &machine)
+    case .filter(var machine):
+      defer { self = .filter(machine) }
+      return event.apply(to: &machine)
+    case .skip(var machine):
+      defer { self = .skip(machine) }
+      return event.apply(to: &machine)
+    case .take(var machine):
+      defer { self = .take(machine) }
+      return event.apply(to: &machine)
+    case .other(var machine):
+      defer { self = .other(machine) }
+      return event.apply(to: &machine)
+    }
+  }
+
+  @inlinable
+  var deadline: Instant? {
+    switch self {
+    case .debounce(let machine): machine.deadline
+    case .throttle(let machine): machine.deadline
+    case .distinct, .filter, .skip, .take: nil
+    case .other(let machine): machine.deadline
+    }
+  }
+
+  @inlinable
+  var hasPendingValue: Bool {
+    switch self {
+    case .debounce(let machine): machine.hasPendingValue
+    case .throttle(let machine): machine.hasPendingValue
+    case .distinct, .filter, .skip, .take: false
+    case .other(let machine): machine.hasPendingValue
+    }
+  }
+}
+
+/// Something that happens to a stage, applied to its policy whatever its type.
+@usableFromInline
+protocol PipelineStageEvent<Value, Instant> {
+  associatedtype Value
+  associatedtype Instant: InstantProtocol
+  func apply<Machine: PacingStateMachine>(to machine: inout Machine) -> PacingAction<Value>
+  where Machine.Value == Value, Machine.Instant == Instant
+}
+
+/// The events of ``PacingStateMachine``, one type each.
+@usableFromInline
+enum PipelineStageEvents<Value, Instant: InstantProtocol> {
+  @usableFromInline
+  struct Started: PipelineStageEvent {
+    @usableFromInline let now: Instant
+    @inlinable init(now: Instant) { self.now = now }
+    @inlinable
+    func apply<Machine: PacingStateMachine>(to machine: inout Machine) -> PacingAction<Value>
+    where Machine.Value == Value, Machine.Instant == Instant { machine.started(at: now) }
+  }
+
+  @usableFromInline
+  struct ValueReceived: PipelineStageEvent {
+    @usableFromInline let value: Value
+    @usableFromInline let now: Instant
+    @inlinable init(value: Value, now: Instant) { (self.value, self.now) = (value, now) }
+    @inlinable
+    func apply<Machine: PacingStateMachine>(to machine: inout Machine) -> PacingAction<Value>
+    where Machine.Value == Value, Machine.Instant == Instant { machine.valueReceived(value, at: now) }
+  }
+
+  @usableFromInline
+  struct TimerFired: PipelineStageEvent {
+    @usableFromInline let now: Instant
+    @inlinable init(now: Instant) { self.now = now }
+    @inlinable
+    func apply<Machine: PacingStateMachine>(to machine: inout Machine) -> PacingAction<Value>
+    where Machine.Value == Value, Machine.Instant == Instant { machine.timerFired(at: now) }
+  }
+
+  @usableFromInline
+  struct UpstreamFinished: PipelineStageEvent {
+    @usableFromInline let now: Instant
+    @inlinable init(now: Instant) { self.now = now }
+    @inlinable
+    func apply<Machine: PacingStateMachine>(to machine: inout Machine) -> PacingAction<Value>
+    where Machine.Value == Value, Machine.Instant == Instant { machine.upstreamFinished(at: now) }
+  }
+
+  @usableFromInline
+  struct UpstreamFailed: PipelineStageEvent {
+    @usableFromInline let now: Instant
+    @inlinable init(now: Instant) { self.now = now }
+    @inlinable
+    func apply<Machine: PacingStateMachine>(to machine: inout Machine) -> PacingAction<Value>
+    where Machine.Value == Value, Machine.Instant == Instant { machine.upstreamFailed(at: now) }
+  }
+
+  @usableFromInline
+  struct FlushRequested: PipelineStageEvent {
+    @usableFromInline let now: Instant
+    @inlinable init(now: Instant) { self.now = now }
+    @inlinable
+    func apply<Machine: PacingStateMachine>(to machine: inout Machine) -> PacingAction<Value>
+    where Machine.Value == Value, Machine.Instant == Instant { machine.flushRequested(at: now) }
+  }
+
+  @usableFromInline
+  struct Cancelled: PipelineStageEvent {
+    @usableFromInline let now: Instant
+    @inlinable init(now: Instant) { self.now = now }
+    @inlinable
+    func apply<Machine: PacingStateMachine>(to machine: inout Machine) -> PacingAction<Value>
+    where Machine.Value == Value, Machine.Instant == Instant { machine.cancelled(at: now) }
+  }
+}

@@ -62,19 +62,19 @@ public struct PacingPipeline<Value, Instant: InstantProtocol>: Sendable {
     var events = inputs
     for index in stages.indices {
       var output = PacingAction<Value>.none
-      if starting { output.append(contentsOf: stages[index].apply(Events.Started(now: now))) }
+      if starting { output.append(contentsOf: stages[index].apply(Events.Signal(.started, at: now))) }
       if let request, requestFirst { output.append(contentsOf: stages[index].apply(request)) }
       for event in events where !output.terminates {
         switch event {
         case .value(let value):
           output.append(contentsOf: stages[index].apply(Events.ValueReceived(value: value, now: now)))
-        case .finish: output.append(contentsOf: stages[index].apply(Events.UpstreamFinished(now: now)))
-        case .failure: output.append(contentsOf: stages[index].apply(Events.UpstreamFailed(now: now)))
+        case .finish: output.append(contentsOf: stages[index].apply(Events.Signal(.upstreamFinished, at: now)))
+        case .failure: output.append(contentsOf: stages[index].apply(Events.Signal(.upstreamFailed, at: now)))
         }
       }
       if let request, !requestFirst, !output.terminates { output.append(contentsOf: stages[index].apply(request)) }
       while firing, !output.terminates, let deadline = stages[index].deadline, deadline <= now {
-        let action = stages[index].apply(Events.TimerFired(now: now))
+        let action = stages[index].apply(Events.Signal(.timerFired, at: now))
         output.append(contentsOf: action)
         // A stage that neither acts nor moves its deadline would loop forever.
         if action.isEmpty, stages[index].deadline == deadline { break }
@@ -90,7 +90,7 @@ public struct PacingPipeline<Value, Instant: InstantProtocol>: Sendable {
   mutating func run(
     _ inputs: PacingAction<Value>, at now: Instant, starting: Bool = false, firing: Bool = false
   ) -> PacingAction<Value> {
-    run(inputs, at: now, starting: starting, firing: firing, request: PipelineStageEvents<Value, Instant>.Started?.none)
+    run(inputs, at: now, starting: starting, firing: firing, request: PipelineStageEvents<Value, Instant>.Signal?.none)
   }
 }
 
@@ -147,7 +147,7 @@ extension PacingPipeline: PacingStateMachine {
   /// stages after its own.
   @inlinable
   public mutating func flushRequested(at now: Instant) -> PacingAction<Value> {
-    run(.none, at: now, request: PipelineStageEvents<Value, Instant>.FlushRequested(now: now))
+    run(.none, at: now, request: PipelineStageEvents<Value, Instant>.Signal(.flushRequested, at: now))
   }
 
   /// Drops what every stage holds back; what a cancel releases upstream (a
@@ -155,6 +155,6 @@ extension PacingPipeline: PacingStateMachine {
   /// have already dropped theirs.
   @inlinable
   public mutating func cancelled(at now: Instant) -> PacingAction<Value> {
-    run(.none, at: now, request: PipelineStageEvents<Value, Instant>.Cancelled(now: now), requestFirst: true)
+    run(.none, at: now, request: PipelineStageEvents<Value, Instant>.Signal(.cancelled, at: now), requestFirst: true)
   }
 }

@@ -96,18 +96,9 @@ protocol PipelineStageEvent<Value, Instant> {
   where Machine.Value == Value, Machine.Instant == Instant
 }
 
-/// The events of ``PacingStateMachine``, one type each.
+/// The events of ``PacingStateMachine``: a value, or a signal at an instant.
 @usableFromInline
 enum PipelineStageEvents<Value, Instant: InstantProtocol> {
-  @usableFromInline
-  struct Started: PipelineStageEvent {
-    @usableFromInline let now: Instant
-    @inlinable init(now: Instant) { self.now = now }
-    @inlinable
-    func apply<Machine: PacingStateMachine>(to machine: inout Machine) -> PacingAction<Value>
-    where Machine.Value == Value, Machine.Instant == Instant { machine.started(at: now) }
-  }
-
   @usableFromInline
   struct ValueReceived: PipelineStageEvent {
     @usableFromInline let value: Value
@@ -119,47 +110,27 @@ enum PipelineStageEvents<Value, Instant: InstantProtocol> {
   }
 
   @usableFromInline
-  struct TimerFired: PipelineStageEvent {
-    @usableFromInline let now: Instant
-    @inlinable init(now: Instant) { self.now = now }
-    @inlinable
-    func apply<Machine: PacingStateMachine>(to machine: inout Machine) -> PacingAction<Value>
-    where Machine.Value == Value, Machine.Instant == Instant { machine.timerFired(at: now) }
-  }
+  struct Signal: PipelineStageEvent {
+    @usableFromInline
+    enum Kind {
+      case started, timerFired, upstreamFinished, upstreamFailed, flushRequested, cancelled
+    }
 
-  @usableFromInline
-  struct UpstreamFinished: PipelineStageEvent {
+    @usableFromInline let kind: Kind
     @usableFromInline let now: Instant
-    @inlinable init(now: Instant) { self.now = now }
-    @inlinable
-    func apply<Machine: PacingStateMachine>(to machine: inout Machine) -> PacingAction<Value>
-    where Machine.Value == Value, Machine.Instant == Instant { machine.upstreamFinished(at: now) }
-  }
+    @inlinable init(_ kind: Kind, at now: Instant) { (self.kind, self.now) = (kind, now) }
 
-  @usableFromInline
-  struct UpstreamFailed: PipelineStageEvent {
-    @usableFromInline let now: Instant
-    @inlinable init(now: Instant) { self.now = now }
     @inlinable
     func apply<Machine: PacingStateMachine>(to machine: inout Machine) -> PacingAction<Value>
-    where Machine.Value == Value, Machine.Instant == Instant { machine.upstreamFailed(at: now) }
-  }
-
-  @usableFromInline
-  struct FlushRequested: PipelineStageEvent {
-    @usableFromInline let now: Instant
-    @inlinable init(now: Instant) { self.now = now }
-    @inlinable
-    func apply<Machine: PacingStateMachine>(to machine: inout Machine) -> PacingAction<Value>
-    where Machine.Value == Value, Machine.Instant == Instant { machine.flushRequested(at: now) }
-  }
-
-  @usableFromInline
-  struct Cancelled: PipelineStageEvent {
-    @usableFromInline let now: Instant
-    @inlinable init(now: Instant) { self.now = now }
-    @inlinable
-    func apply<Machine: PacingStateMachine>(to machine: inout Machine) -> PacingAction<Value>
-    where Machine.Value == Value, Machine.Instant == Instant { machine.cancelled(at: now) }
+    where Machine.Value == Value, Machine.Instant == Instant {
+      switch kind {
+      case .started: machine.started(at: now)
+      case .timerFired: machine.timerFired(at: now)
+      case .upstreamFinished: machine.upstreamFinished(at: now)
+      case .upstreamFailed: machine.upstreamFailed(at: now)
+      case .flushRequested: machine.flushRequested(at: now)
+      case .cancelled: machine.cancelled(at: now)
+      }
+    }
   }
 }

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 // The `pace` command line, a package of its own, so that a package that
-// depends on Pace never fetches swift-argument-parser.
+// depends on Pace never fetches swift-argument-parser or swift-subprocess.
 //
 //   swift run --package-path CLI pace --help
 
@@ -20,6 +20,9 @@ let package = Package(
   dependencies: [
     .package(name: "Pace", path: ".."),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+    // Already a dependency of swift-subprocess: its FilePath names a command by path.
+    .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
   ],
   targets: [
     .executableTarget(
@@ -28,6 +31,8 @@ let package = Package(
         .product(name: "Pace", package: "Pace"),
         .product(name: "PaceMarbles", package: "Pace"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Subprocess", package: "swift-subprocess"),
+        .product(name: "SystemPackage", package: "swift-system"),
       ]
     ),
     .testTarget(

@@ -28,6 +28,7 @@ import Testing
     (["--on-busy", "drop", "distinct"], "", "'--on-busy' applies to a command"),
     (["--replay", "distinct", "--", "true"], "", "--replay runs on the log's own clock, so it cannot run a command"),
     (["--stop-timeout", "10", "distinct", "--", "true"], "", "--stop-timeout needs a duration with a unit"),
+    (["--stop-signal", "LOUD", "distinct", "--", "true"], "", "--stop-signal is a signal name or number"),
     (["--replay"], "", "no stage given"),
     (["--stats", "--replay=yes", "distinct"], "", "--replay takes no value"),
     (["--replay", "distinct"], "1764000000 a\nyesterday b\n", "line 2 does not start with a timestamp"),

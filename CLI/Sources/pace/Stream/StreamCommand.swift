@@ -38,12 +38,34 @@ enum StreamCommand {
     }
     let stages: [PacingStage<Line>] = stages(of: invocation) { $0.text }
     let counts = invocation.stats ? StageCounts(names: StreamInvocation.names(of: stages)) : nil
+    if let options = invocation.commandOptions {
+      await runCommand(options, stages: stages, counts: counts)
+    }
     do {
       try StreamMode.run(stages: stages, counts: counts, into: &writer)
     } catch {
       FileDescriptorOutput.standardError.write("pace: error: cannot read the input: \(error.message)\n")
       terminateProcess(status: 1)
     }
+    finish(counts)
+  }
+
+  /// `-- COMMAND`: each emitted line runs it, with the on-busy policy.
+  private static func runCommand(_ options: CommandOptions, stages: [PacingStage<Line>], counts: StageCounts?) async
+    -> Never
+  {
+    let runner = CommandRunner(options)
+    let signals = TerminationSignals(stopping: runner)
+    var sink = CommandSink(runner: runner)
+    do {
+      try StreamMode.run(stages: stages, counts: counts, into: &sink)
+    } catch {
+      FileDescriptorOutput.standardError.write("pace: error: cannot read the input: \(error.message)\n")
+      await runner.stop()
+      terminateProcess(status: 1)
+    }
+    await runner.finish()
+    withExtendedLifetime(signals) {}
     finish(counts)
   }
 

@@ -104,15 +104,30 @@ struct StreamInvocation {
     if replay, command != nil {
       throw UsageError("--replay runs on the log's own clock, so it cannot run a command: remove one of them")
     }
-    if let onBusy, !["queue", "drop", "restart", "signal"].contains(onBusy.value) {
+    if let onBusy, CommandOptions.onBusyNames[onBusy.value] == nil {
       throw UsageError(
         "argument \(onBusy.argument) '\(onBusy.value)': --on-busy is one of queue, drop, restart, signal")
+    }
+    if let stopSignal, CommandOptions.signal(named: stopSignal.value) == nil {
+      throw UsageError(
+        "argument \(stopSignal.argument) '\(stopSignal.value)': --stop-signal is a signal name or number, such as TERM, INT, HUP, USR1 or 15"
+      )
     }
     if let stopTimeout, PacingDurationFormat.withUnits.duration(from: stopTimeout.value) == nil {
       throw UsageError(
         "argument \(stopTimeout.argument) '\(stopTimeout.value)': --stop-timeout needs a duration with a unit, such as 10s or 500ms"
       )
     }
+  }
+
+  /// The command and its options, when there is one (validated by `parse`).
+  var commandOptions: CommandOptions? {
+    guard let command, let executable = command.first else { return nil }
+    var options = CommandOptions(executable: executable, arguments: Array(command.dropFirst()))
+    if let onBusy { options.onBusy = CommandOptions.onBusyNames[onBusy.value]! }
+    if let stopSignal { options.stopSignal = CommandOptions.signal(named: stopSignal.value)! }
+    if let stopTimeout { options.stopTimeout = PacingDurationFormat.withUnits.duration(from: stopTimeout.value)! }
+    return options
   }
 
   /// The stages, for values of any type; `text` is what a filter matches.

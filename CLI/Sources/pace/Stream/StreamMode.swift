@@ -14,6 +14,17 @@ protocol LineSink {
   mutating func flush()
 }
 
+/// Lines to a command: each one a run, as the on-busy policy says.
+struct CommandSink: LineSink {
+  let runner: CommandRunner
+
+  mutating func emit(_ line: Line) {
+    runner.lineEmitted(line.bytes)
+  }
+
+  mutating func flush() {}
+}
+
 extension LineWriter: LineSink {
   mutating func emit(_ line: Line) {
     write(line)

@@ -1,0 +1,37 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Pace open source project.
+// Licensed under Apache License v2.0. See LICENSE.txt for license information.
+//===----------------------------------------------------------------------===//
+
+import Dispatch
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// SIGINT and SIGTERM to `pace` in command mode: the running command is
+/// stopped by the stop rules (its group, the stop timeout, then SIGKILL),
+/// then `pace` exits with 130 or 143, as a shell reports those signals.
+final class TerminationSignals {
+  private let sources: [any DispatchSourceSignal]
+
+  /// Handles SIGINT and SIGTERM from now on, until `pace` exits.
+  init(stopping runner: CommandRunner) {
+    sources = [(SIGINT, Int32(130)), (SIGTERM, Int32(143))].map { signalNumber, status in
+      signal(signalNumber, SIG_IGN)  // Delivered to the source below instead.
+      let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+      source.setEventHandler {
+        Task {
+          await runner.stop()
+          terminateProcess(status: status)
+        }
+      }
+      source.resume()
+      return source
+    }
+  }
+}

@@ -32,6 +32,10 @@ import Testing
     (["ab--c", "debounce", "2", "take", "1"], "---[b|]"),
     (["abcdefghij", "debounce", "3", "--max-wait=5"], "-----f----j"),
     (["--", "-a", "throttle", "0"], "-a"),
+    // A diagram that starts with dashes is a diagram, not an option.
+    (["---a-b|", "debounce", "1"], "----a-[b|]"),
+    (["-", "distinct"], ""),
+    (["--x|", "take", "1"], "--[x|]"),
     (["abc", "take", "0"], "|"),
     (["", "debounce", "3"], ""),
   ]

@@ -22,7 +22,13 @@ import Testing
     for _ in 0..<1_000 {
       let latest = LatestTask<Int>()
       let gate = Gate()
-      let first = Task { await Outcome { try await latest.run { await gate.pass(); return 1 } } }
+      let first = Task {
+        await Outcome {
+          try await latest.run {
+            await gate.pass(); return 1
+          }
+        }
+      }
       let second = Task { await Outcome { try await latest.run { 2 } } }
       let secondOutcome = await second.value
       gate.open()  // On the wrong order, the first caller is the latest: let it end.

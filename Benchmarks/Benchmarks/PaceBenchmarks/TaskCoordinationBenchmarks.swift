@@ -59,7 +59,13 @@ func registerTaskCoordinationBenchmarks() {
     let flights = SingleFlight<Int, Int>()
     for round in 0..<(benchmark.scaledIterations.count / joiners) {
       try await withThrowingTaskGroup(of: Int.self) { group in
-        for _ in 0..<joiners { group.addTask { try await flights.run(key: round) { await Task.yield(); return round } } }
+        for _ in 0..<joiners {
+          group.addTask {
+            try await flights.run(key: round) {
+              await Task.yield(); return round
+            }
+          }
+        }
         for try await value in group { blackHole(value) }
       }
     }
@@ -69,7 +75,13 @@ func registerTaskCoordinationBenchmarks() {
     let flights = TaskDictionarySingleFlight<Int, Int>()
     for round in 0..<(benchmark.scaledIterations.count / joiners) {
       try await withThrowingTaskGroup(of: Int.self) { group in
-        for _ in 0..<joiners { group.addTask { try await flights.run(key: round) { await Task.yield(); return round } } }
+        for _ in 0..<joiners {
+          group.addTask {
+            try await flights.run(key: round) {
+              await Task.yield(); return round
+            }
+          }
+        }
         for try await value in group { blackHole(value) }
       }
     }

@@ -22,7 +22,8 @@ import Testing
     init(_ arguments: [String], command: String) throws {
       folder = FileManager.default.temporaryDirectory.appendingPathComponent("pace-command-\(UUID())")
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-      launched = try PaceExecutable.launch(arguments + ["--", "sh", "-c", "cd '\(folder.path)' || exit 99\n\(command)"])
+      launched = try PaceExecutable.launch(
+        arguments + ["--", "sh", "-c", "cd '\(folder.path)' || exit 99\n\(command)"])
       input = launched.input.fileHandleForWriting
     }
 
@@ -53,7 +54,9 @@ import Testing
     /// The bytes `pace` has read so far (`rchar` in `/proc/PID/io`).
     var bytesRead: Int {
       let io = (try? String(contentsOfFile: "/proc/\(launched.process.processIdentifier)/io", encoding: .utf8)) ?? ""
-      return io.split(separator: "\n").first { $0.hasPrefix("rchar:") }.flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces)) } ?? 0
+      return io.split(separator: "\n").first { $0.hasPrefix("rchar:") }.flatMap {
+        Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces))
+      } ?? 0
     }
 
     /// Waits until `condition` holds; false after `limit`.
@@ -100,7 +103,10 @@ import Testing
   @Test func drop_neverOverlapsRuns_andDropsLinesThatComeWhileOneRuns() throws {
     let session = try Session(
       ["--on-busy", "drop", "distinct"],
-      command: #"echo "start $PACE_LINE" >> runs; while [ ! -e go$PACE_LINE ]; do sleep 0.01; done; echo "end $PACE_LINE" >> runs"#)
+      command:
+        #"echo "start $PACE_LINE" >> runs; while [ ! -e go$PACE_LINE ]; do sleep 0.01; done; "#
+        + #"echo "end $PACE_LINE" >> runs"#
+    )
     session.send("1")
     #expect(session.wait { session.lines(of: "runs") == ["start 1"] })
     let read = session.bytesRead
@@ -139,7 +145,9 @@ import Testing
     let pids = session.lines(of: "pids").flatMap { $0.split(separator: " ").compactMap { Int32($0) } }
     #expect(pids.count == 4)
     #expect(session.lines(of: "runs") == ["run 1", "run 2"])  // No "alive": run 2 started after run 1 had gone.
-    #expect(session.wait(upTo: .seconds(5)) { pids.allSatisfy { !Self.isAlive($0) } }, "left behind: \(pids.filter(Self.isAlive))")
+    #expect(
+      session.wait(upTo: .seconds(5)) { pids.allSatisfy { !Self.isAlive($0) } },
+      "left behind: \(pids.filter(Self.isAlive))")
   }
 
   @Test func signal_forwardsTheStopSignal_andStartsNothing() throws {

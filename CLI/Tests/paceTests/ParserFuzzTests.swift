@@ -42,18 +42,20 @@ import Testing
     return (0..<Int(generator.next() % 8)).map { _ in
       if generator.next() % 10 == 0 {
         // Now and then a word of random characters.
-        return String((0..<Int(generator.next() % 6)).map { _ in
-          Character(Unicode.Scalar(UInt8(32 + generator.next() % 95)))
-        })
+        return String(
+          (0..<Int(generator.next() % 6)).map { _ in
+            Character(Unicode.Scalar(UInt8(32 + generator.next() % 95)))
+          })
       }
       return words[Int(generator.next() % UInt64(words.count))]
     }
   }
 
   static func randomDiagram(_ generator: inout SplitMix) -> String {
-    String((0..<Int(generator.next() % 20)).map { _ in
-      diagramCharacters[Int(generator.next() % UInt64(diagramCharacters.count))]
-    })
+    String(
+      (0..<Int(generator.next() % 20)).map { _ in
+        diagramCharacters[Int(generator.next() % UInt64(diagramCharacters.count))]
+      })
   }
 
   @Test func oneHundredThousandCommandLines_neverCrash_andRejectInOneLine() throws {

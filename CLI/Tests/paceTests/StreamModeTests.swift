@@ -124,7 +124,9 @@ import Testing
     #expect(result.standardOutput == "b\nc\n")
     #expect(
       result.standardError
-        == "pace: 4 lines in, 2 lines out\npace:   stage 1 (distinct): 4 in, 3 out\npace:   stage 2 (skip): 3 in, 2 out\n")
+        == "pace: 4 lines in, 2 lines out\n"
+        + "pace:   stage 1 (distinct): 4 in, 3 out\npace:   stage 2 (skip): 3 in, 2 out\n"
+    )
   }
 }
 

@@ -39,7 +39,9 @@ enum CommandRun {
     var platform = PlatformOptions()
     platform.processGroupID = 0  // A group of its own, led by the command.
     platform.teardownSequence = [
-      .send(signal: Signal(rawValue: options.stopSignal), toProcessGroup: true, allowedDurationToNextStep: options.stopTimeout)
+      .send(
+        signal: Signal(rawValue: options.stopSignal), toProcessGroup: true,
+        allowedDurationToNextStep: options.stopTimeout)
     ]
     let executable: Executable =
       options.executable.contains("/") ? .path(.init(options.executable)) : .name(options.executable)

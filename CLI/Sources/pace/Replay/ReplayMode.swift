@@ -71,7 +71,8 @@ enum ReplayMode {
         return .failure(
           InputError(
             message:
-              "line \(number) does not start with a timestamp (RFC 3339 such as 2026-11-24T09:30:00Z, or seconds since the epoch such as 1764000000.25): '\(start)'"
+              "line \(number) does not start with a timestamp (RFC 3339 such as 2026-11-24T09:30:00Z, "
+              + "or seconds since the epoch such as 1764000000.25): '\(start)'"
           ))
       }
       if let previous, timestamp.instant < previous {

@@ -96,7 +96,8 @@ struct StreamInvocation {
       for (option, given) in [("--on-busy", onBusy), ("--stop-signal", stopSignal), ("--stop-timeout", stopTimeout)] {
         if let given {
           throw UsageError(
-            "argument \(given.argument) '\(option)' applies to a command: add one after '--', as in: pace debounce 1s \(option) \(given.value) -- make"
+            "argument \(given.argument) '\(option)' applies to a command: add one after '--', "
+              + "as in: pace debounce 1s \(option) \(given.value) -- make"
           )
         }
       }
@@ -110,12 +111,14 @@ struct StreamInvocation {
     }
     if let stopSignal, CommandOptions.signal(named: stopSignal.value) == nil {
       throw UsageError(
-        "argument \(stopSignal.argument) '\(stopSignal.value)': --stop-signal is a signal name or number, such as TERM, INT, HUP, USR1 or 15"
+        "argument \(stopSignal.argument) '\(stopSignal.value)': "
+          + "--stop-signal is a signal name or number, such as TERM, INT, HUP, USR1 or 15"
       )
     }
     if let stopTimeout, PacingDurationFormat.withUnits.duration(from: stopTimeout.value) == nil {
       throw UsageError(
-        "argument \(stopTimeout.argument) '\(stopTimeout.value)': --stop-timeout needs a duration with a unit, such as 10s or 500ms"
+        "argument \(stopTimeout.argument) '\(stopTimeout.value)': "
+          + "--stop-timeout needs a duration with a unit, such as 10s or 500ms"
       )
     }
   }

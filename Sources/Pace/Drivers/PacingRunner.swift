@@ -130,7 +130,17 @@ public struct PacingRunner<Machine: PacingStateMachine> {
     _ action: PacingAction<Value>, at instant: Instant, _ emit: (PacingEvent<Value>, Instant) -> Void
   ) {
     guard !terminated else { return }
-    for event in action { emit(event, instant) }
-    terminated = action.terminates
+    // The action's parts in order, rather than its events through an
+    // iterator, which would copy the action.
+    if let head = action.head {
+      emit(.value(head), instant)
+      for value in action.tail { emit(.value(value), instant) }
+    }
+    switch action.ending {
+    case .none: return
+    case .finish: emit(.finish, instant)
+    case .failure: emit(.failure, instant)
+    }
+    terminated = true
   }
 }

@@ -35,6 +35,12 @@ public struct PacingPipeline<Value, Instant: InstantProtocol>: Sendable {
   public typealias Stage = any PacingStateMachine<Value, Instant> & Sendable
 
   @usableFromInline var stages: [PipelineStage<Value, Instant>]
+  /// Each stage's deadline, as its last event left it; a stage's deadline
+  /// changes only when it handles an event, so reading these never touches
+  /// (or copies) a stage.
+  @usableFromInline var stageDeadlines: [Instant?]
+  /// The earliest of `stageDeadlines`.
+  @usableFromInline var earliestDeadline: Instant?
 
   /// Whether the pipeline has delivered its finish or failure.
   public var isTerminated: Bool { terminated }
@@ -44,6 +50,17 @@ public struct PacingPipeline<Value, Instant: InstantProtocol>: Sendable {
   /// passes every event through unchanged.
   public init(_ stages: [Stage]) {
     self.stages = stages.map(PipelineStage.init)
+    stageDeadlines = self.stages.map(\.deadline)
+    earliestDeadline = Self.earliest(of: stageDeadlines)
+  }
+
+  @inlinable
+  static func earliest(of deadlines: [Instant?]) -> Instant? {
+    var earliest: Instant?
+    for deadline in deadlines {
+      if let deadline, earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
+    }
+    return earliest
   }
 
   /// Runs `inputs` through the stages at `now`. Each stage first starts (when
@@ -55,42 +72,64 @@ public struct PacingPipeline<Value, Instant: InstantProtocol>: Sendable {
   @inlinable
   mutating func run<Request: PipelineStageEvent<Value, Instant>>(
     _ inputs: PacingAction<Value>, at now: Instant, starting: Bool = false, firing: Bool = false,
-    request: Request?, requestFirst: Bool = false
+    request: Request?, requestFirst: Bool = false, from firstStage: Int = 0
   ) -> PacingAction<Value> {
     typealias Events = PipelineStageEvents<Value, Instant>
     guard !terminated else { return .none }
     var events = inputs
-    for index in stages.indices {
+    var deadlinesChanged = false
+    for index in firstStage..<stages.endIndex {
+      let previousDeadline = stageDeadlines[index]
+      var stageDeadline = previousDeadline
       var output = PacingAction<Value>.none
-      if starting { output.append(contentsOf: stages[index].apply(Events.Signal(.started, at: now))) }
-      if let request, requestFirst { output.append(contentsOf: stages[index].apply(request)) }
+      if starting {
+        output.append(contentsOf: stages[index].apply(Events.Signal(.started, at: now), deadline: &stageDeadline))
+      }
+      if let request, requestFirst {
+        output.append(contentsOf: stages[index].apply(request, deadline: &stageDeadline))
+      }
       for event in events where !output.terminates {
         switch event {
         case .value(let value):
-          output.append(contentsOf: stages[index].apply(Events.ValueReceived(value: value, now: now)))
-        case .finish: output.append(contentsOf: stages[index].apply(Events.Signal(.upstreamFinished, at: now)))
-        case .failure: output.append(contentsOf: stages[index].apply(Events.Signal(.upstreamFailed, at: now)))
+          output.append(
+            contentsOf: stages[index].apply(Events.ValueReceived(value: value, now: now), deadline: &stageDeadline))
+        case .finish:
+          output.append(
+            contentsOf: stages[index].apply(Events.Signal(.upstreamFinished, at: now), deadline: &stageDeadline))
+        case .failure:
+          output.append(
+            contentsOf: stages[index].apply(Events.Signal(.upstreamFailed, at: now), deadline: &stageDeadline))
         }
       }
-      if let request, !requestFirst, !output.terminates { output.append(contentsOf: stages[index].apply(request)) }
-      while firing, !output.terminates, let deadline = stages[index].deadline, deadline <= now {
-        let action = stages[index].apply(Events.Signal(.timerFired, at: now))
+      if let request, !requestFirst, !output.terminates {
+        output.append(contentsOf: stages[index].apply(request, deadline: &stageDeadline))
+      }
+      while firing, !output.terminates, let deadline = stageDeadline, deadline <= now {
+        let action = stages[index].apply(Events.Signal(.timerFired, at: now), deadline: &stageDeadline)
         output.append(contentsOf: action)
         // A stage that neither acts nor moves its deadline would loop forever.
-        if action.isEmpty, stages[index].deadline == deadline { break }
+        if action.isEmpty, stageDeadline == deadline { break }
+      }
+      if stageDeadline != previousDeadline {
+        stageDeadlines[index] = stageDeadline
+        deadlinesChanged = true
       }
       events = output
     }
+    if deadlinesChanged { earliestDeadline = Self.earliest(of: stageDeadlines) }
     if events.terminates { terminated = true }
     return events
   }
 
-  /// Runs `inputs` with no request of the user's.
+  /// Runs `inputs` with no request of the user's, from the stage at `firstStage`.
   @inlinable
   mutating func run(
-    _ inputs: PacingAction<Value>, at now: Instant, starting: Bool = false, firing: Bool = false
+    _ inputs: PacingAction<Value>, at now: Instant, starting: Bool = false, firing: Bool = false,
+    from firstStage: Int = 0
   ) -> PacingAction<Value> {
-    run(inputs, at: now, starting: starting, firing: firing, request: PipelineStageEvents<Value, Instant>.Signal?.none)
+    run(
+      inputs, at: now, starting: starting, firing: firing, request: PipelineStageEvents<Value, Instant>.Signal?.none,
+      from: firstStage)
   }
 }
 
@@ -98,12 +137,7 @@ extension PacingPipeline: PacingStateMachine {
   /// The earliest instant at which a stage needs its timer, or `nil`.
   @inlinable
   public var deadline: Instant? {
-    guard !terminated else { return nil }
-    var earliest: Instant?
-    for index in stages.indices {
-      if let deadline = stages[index].deadline, earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
-    }
-    return earliest
+    terminated ? nil : earliestDeadline
   }
 
   /// Whether a stage holds a value back.
@@ -122,7 +156,27 @@ extension PacingPipeline: PacingStateMachine {
   /// Runs `value` through the stages at `now`; their timers fire at ``timerFired(at:)``.
   @inlinable
   public mutating func valueReceived(_ value: Value, at now: Instant) -> PacingAction<Value> {
-    run(.emit(value), at: now)
+    guard !terminated else { return .none }
+    // What `run(.emit(value), at: now)` does, without building a list of
+    // events at each stage while the value goes through one stage after
+    // another alone, as it does in all but a few cases: a stage that drops
+    // it ends the trip, and one that answers with anything else than one
+    // value hands its answer to `run` for the stages after it.
+    var value = value
+    for index in stages.indices {
+      var stageDeadline = stageDeadlines[index]
+      let action = stages[index].apply(
+        PipelineStageEvents.ValueReceived(value: value, now: now), deadline: &stageDeadline)
+      if stageDeadline != stageDeadlines[index] {
+        stageDeadlines[index] = stageDeadline
+        earliestDeadline = Self.earliest(of: stageDeadlines)
+      }
+      guard action.ending == .none, action.tail.isEmpty, let next = action.head else {
+        return action.isEmpty ? .none : run(action, at: now, from: index + 1)
+      }
+      value = next
+    }
+    return .emit(value)
   }
 
   /// Fires the stages' timers due at or before `now`.

@@ -38,15 +38,26 @@ enum PipelineStage<Value, Instant: InstantProtocol>: @unchecked Sendable {
   }
 
   /// Runs `event` on the policy in place: one switch, then specialised code.
+  /// `deadline` becomes the policy's deadline after the event, read from the
+  /// policy while it is out, so the caller never needs to copy the stage to
+  /// ask for it.
   @inlinable
-  mutating func apply(_ event: some PipelineStageEvent<Value, Instant>) -> PacingAction<Value> {
+  mutating func apply(
+    _ event: some PipelineStageEvent<Value, Instant>, deadline: inout Instant?
+  ) -> PacingAction<Value> {
     // Moved out, not copied, and put back: no retain or release per event.
     switch consume self {
     case .debounce(var machine):
-      defer { self = .debounce(machine) }
+      defer {
+        deadline = machine.deadline
+        self = .debounce(machine)
+      }
       return event.apply(to: &machine)
     case .throttle(var machine):
-      defer { self = .throttle(machine) }
+      defer {
+        deadline = machine.deadline
+        self = .throttle(machine)
+      }
       return event.apply(to: &machine)
     case .distinct(var machine):
       defer { self = .distinct(machine) }
@@ -61,7 +72,10 @@ enum PipelineStage<Value, Instant: InstantProtocol>: @unchecked Sendable {
       defer { self = .take(machine) }
       return event.apply(to: &machine)
     case .other(var machine):
-      defer { self = .other(machine) }
+      defer {
+        deadline = machine.deadline
+        self = .other(machine)
+      }
       return event.apply(to: &machine)
     }
   }

@@ -72,6 +72,29 @@ import Testing
     }
   }
 
+  @Test func distinct_comparesWholeLines_shortOrLong_andAcrossReads() throws {
+    // A line of up to 24 bytes is kept in the value itself, a longer one in
+    // the read it came from: lines on both sides of that size, equal but for
+    // their last byte, and equal lines that straddle two reads (the pipe
+    // gets the input in two writes).
+    let short = String(repeating: "s", count: 23)
+    let edge = String(repeating: "e", count: 24)
+    let long = String(repeating: "l", count: 25)
+    let lines = [
+      short + "1", short + "1", short + "2", edge, edge, edge + "x", long, long, long + "x", long + "x", long,
+    ]
+    let expected = [short + "1", short + "2", edge, edge + "x", long, long + "x", long]
+    let input = Array(lines.map { $0 + "\n" }.joined().utf8)
+    let split = input.count / 2 + 3
+    let (status, output) = try PaceExecutable.runTimed(["distinct"]) { handle in
+      handle.write(Data(input[..<split]))
+      Thread.sleep(forTimeInterval: 0.2)
+      handle.write(Data(input[split...]))
+    }
+    #expect(status == 0)
+    #expect(output.map(\.text) == expected)
+  }
+
   @Test func aOneMegabyteLine_survives() throws {
     let line = (0..<(1 << 20)).map { UInt8(0x61 + $0 % 26) }
     let input = line + [0x0A] + Array("next\n".utf8)

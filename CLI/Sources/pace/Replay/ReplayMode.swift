@@ -81,10 +81,7 @@ enum ReplayMode {
             message: "line \(number) is out of order: its timestamp is earlier than line \(number - 1)'s"))
       }
       let separator = length < bytes.count ? bytes[length] : nil
-      let contentStart = line.start + length + (separator == nil ? 0 : 1)
-      let content = Line(
-        chunk: line.chunk, start: contentStart, count: line.start + line.count - contentStart,
-        hasNewline: line.hasNewline)
+      let content = line.dropping(first: length + (separator == nil ? 0 : 1))
       return .success(ReplayLine(timestamp: timestamp, separator: separator, content: content))
     }
   }

@@ -14,35 +14,84 @@
 /// One line of input, as bytes: whatever they are (not UTF-8, a `\r` before
 /// the newline, a NUL), they come out as they went in.
 ///
-/// A line is a view of the chunk it was read in, so reading allocates once
-/// per chunk, not once per line; a line that spans chunks gets a chunk of
-/// its own.
+/// A short line (up to ``inlineCapacity`` bytes) keeps its bytes in the value
+/// itself, as a small `String` does: copying it is copying a few words, with
+/// no reference count to touch, however many stages hold it. A longer line
+/// is a view of the chunk it was read in, so reading allocates once per
+/// chunk, not once per line; a line that spans chunks gets a chunk of its own.
 struct Line: Equatable, Sendable {
-  /// The bytes of a read; lines share it.
-  let chunk: LineChunk
-  /// Where the line's bytes start in the chunk, and how many there are,
-  /// without the newline.
-  let start: Int
-  let count: Int
+  /// The most bytes a line keeps in itself.
+  static let inlineCapacity = MemoryLayout<InlineBytes>.size
+
+  private let storage: Storage
   /// Whether a newline ended it: only the last line of an input can lack one.
   let hasNewline: Bool
 
-  /// A line of its own bytes.
-  init(bytes: [UInt8], hasNewline: Bool = true) {
-    self.init(chunk: LineChunk(bytes), start: 0, count: bytes.count, hasNewline: hasNewline)
+  private enum Storage: Sendable {
+    /// The bytes themselves, zero after `count`.
+    case inline(InlineBytes, count: UInt8)
+    /// `count` bytes of `chunk`, from `start`.
+    case shared(LineChunk, start: Int, count: Int)
   }
 
+  /// Room for a short line's bytes.
+  private typealias InlineBytes = (UInt64, UInt64, UInt64)
+
+  /// A line of its own bytes.
+  init(bytes: [UInt8], hasNewline: Bool = true) {
+    if bytes.count <= Self.inlineCapacity {
+      self = bytes.withUnsafeBytes { Line(copying: $0, hasNewline: hasNewline) }
+    } else {
+      self.init(chunk: LineChunk(bytes), start: 0, count: bytes.count, hasNewline: hasNewline)
+    }
+  }
+
+  /// `count` bytes of `chunk` from `start`: copied when they fit in the line,
+  /// shared otherwise.
   init(chunk: LineChunk, start: Int, count: Int, hasNewline: Bool) {
-    self.chunk = chunk
-    self.start = start
-    self.count = count
+    if count <= Self.inlineCapacity {
+      self = chunk.bytes.withUnsafeBytes {
+        Line(copying: UnsafeRawBufferPointer(rebasing: $0[start..<start + count]), hasNewline: hasNewline)
+      }
+    } else {
+      storage = .shared(chunk, start: start, count: count)
+      self.hasNewline = hasNewline
+    }
+  }
+
+  /// A short line: `bytes` fit in it.
+  private init(copying bytes: UnsafeRawBufferPointer, hasNewline: Bool) {
+    var inline: InlineBytes = (0, 0, 0)
+    withUnsafeMutableBytes(of: &inline) { $0.copyMemory(from: bytes) }
+    storage = .inline(inline, count: UInt8(bytes.count))
     self.hasNewline = hasNewline
+  }
+
+  /// The number of bytes, without the newline.
+  var count: Int {
+    switch storage {
+    case .inline(_, let count): Int(count)
+    case .shared(_, _, let count): count
+    }
   }
 
   /// Calls `body` with the line's bytes, without the newline.
   func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
-    try chunk.bytes.withUnsafeBytes { all in
-      try body(UnsafeRawBufferPointer(rebasing: all[start..<start + count]))
+    switch storage {
+    case .inline(let inline, let count):
+      try withUnsafeBytes(of: inline) { try body(UnsafeRawBufferPointer(rebasing: $0[..<Int(count)])) }
+    case .shared(let chunk, let start, let count):
+      try chunk.bytes.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[start..<start + count])) }
+    }
+  }
+
+  /// The line without its first `length` bytes, newline or not as it was.
+  func dropping(first length: Int) -> Line {
+    switch storage {
+    case .inline:
+      withBytes { Line(copying: UnsafeRawBufferPointer(rebasing: $0[length...]), hasNewline: hasNewline) }
+    case .shared(let chunk, let start, let count):
+      Line(chunk: chunk, start: start + length, count: count - length, hasNewline: hasNewline)
     }
   }
 
@@ -59,6 +108,13 @@ struct Line: Equatable, Sendable {
 
   /// Lines are equal when their bytes are, newline or not (as `uniq` sees them).
   static func == (left: Line, right: Line) -> Bool {
+    if case .inline(let leftBytes, let leftCount) = left.storage,
+      case .inline(let rightBytes, let rightCount) = right.storage
+    {
+      // Bytes after the count are zero in both: compare whole words.
+      return leftCount == rightCount && leftBytes.0 == rightBytes.0 && leftBytes.1 == rightBytes.1
+        && leftBytes.2 == rightBytes.2
+    }
     guard left.count == right.count else { return false }
     return left.withBytes { leftBytes in
       right.withBytes { rightBytes in
@@ -68,7 +124,7 @@ struct Line: Equatable, Sendable {
   }
 }
 
-/// The bytes of one read, which the lines read from it share.
+/// The bytes of one read, which the long lines read from it share.
 final class LineChunk: Sendable {
   let bytes: [UInt8]
 

@@ -44,40 +44,38 @@ enum StreamMode {
   static func run<Sink: LineSink>(
     stages: [PacingStage<Line>], counts: StageCounts?, input: Int32 = 0, into sink: inout Sink
   ) throws(ReadError) {
-    var machines = stages.map { $0.makeStateMachine(for: ContinuousClock.Instant.self) }
+    var machines = stages.map { $0.makeStateMachine(for: DriverInstant.self, converting: DriverDuration.init) }
     if let counts { machines = counts.counting(machines) }
     var runner = PacingRunner(PacingPipeline(machines))
-    var ended = false
-    func emit(_ event: PacingEvent<Line>, at _: ContinuousClock.Instant) {
-      switch event {
-      case .value(let line): sink.emit(line)
-      case .finish, .failure: ended = true
-      }
+    // Captures only `sink`: a captured `var` would be checked for exclusive
+    // access at run time, line after line.
+    func emit(_ event: PacingEvent<Line>, at _: DriverInstant) {
+      if case .value(let line) = event { sink.emit(line) }  // A finish or failure: `runner.isTerminated`.
     }
     var reader = LineReader(descriptor: input)
-    runner.start(at: .now, emit)
+    runner.start(at: StreamClock.now, emit)
     var inputIsOpen = true
-    while !ended {
+    while !runner.isTerminated {
       sink.flush()
       if inputIsOpen {
         if let deadline = runner.deadline, !InputWait.wait(for: input, until: deadline) {
-          runner.fireTimers(through: .now, emit)
+          runner.fireTimers(through: StreamClock.now, emit)
           continue
         }
         // The lines of one read arrived together, when it returned.
-        var arrival: ContinuousClock.Instant?
+        var arrival: DriverInstant?
         inputIsOpen = try reader.read { line in
-          let now = arrival ?? .now
+          let now = arrival ?? StreamClock.now
           arrival = now
           runner.send(line, at: now, emit)
         }
-        let now = ContinuousClock.Instant.now
+        let now = StreamClock.now
         if !inputIsOpen { runner.finish(at: now, emit) }
         runner.fireTimers(through: now, emit)
       } else {
         guard let deadline = runner.deadline else { break }
         _ = InputWait.wait(for: nil, until: deadline)
-        runner.fireTimers(through: .now, emit)
+        runner.fireTimers(through: StreamClock.now, emit)
       }
     }
     sink.flush()

@@ -165,8 +165,7 @@ extension PacingPipeline: PacingStateMachine {
     var value = value
     for index in stages.indices {
       var stageDeadline = stageDeadlines[index]
-      let action = stages[index].apply(
-        PipelineStageEvents.ValueReceived(value: value, now: now), deadline: &stageDeadline)
+      let action = stages[index].valueReceived(value, at: now, deadline: &stageDeadline)
       if stageDeadline != stageDeadlines[index] {
         stageDeadlines[index] = stageDeadline
         earliestDeadline = Self.earliest(of: stageDeadlines)

@@ -36,7 +36,22 @@ extension PacingStage where Value: Equatable & Sendable {
   ///     }
   ///
   /// - Throws: ``PacingSyntaxError``, as ``parse(_:durations:)``.
+  @inlinable
   public static func parse(
+    _ words: [String], durations: PacingDurationFormat, text: @escaping @Sendable (Value) -> String
+  ) throws(PacingSyntaxError) -> [PacingStage<Value>] {
+    // `distinct` compares with a `==` written here, which is compiled for
+    // `Value` in the caller's module: the parser, compiled once for every
+    // type, would call `==` through the conformance, copying both values,
+    // at every value a stream lets through.
+    try parseWords(words, durations: durations, text: text).map { stage in
+      guard case .distinct = stage.kind else { return stage }
+      return .distinct(by: { (last: Value, next: Value) in last == next })
+    }
+  }
+
+  @usableFromInline
+  static func parseWords(
     _ words: [String], durations: PacingDurationFormat, text: @escaping @Sendable (Value) -> String
   ) throws(PacingSyntaxError) -> [PacingStage<Value>] {
     var parser = StageParser(words: words, durations: durations, text: text)

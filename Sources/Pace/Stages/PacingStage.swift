@@ -27,7 +27,7 @@ public struct PacingStage<Value>: Sendable {
   }
 
   /// What the stage is; the drivers' tests read it.
-  package let kind: Kind
+  @usableFromInline package let kind: Kind
 
   @usableFromInline
   package init(_ kind: Kind) {

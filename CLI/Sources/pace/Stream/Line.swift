@@ -49,22 +49,32 @@ struct Line: Equatable, Sendable {
   /// `count` bytes of `chunk` from `start`: copied when they fit in the line,
   /// shared otherwise.
   init(chunk: LineChunk, start: Int, count: Int, hasNewline: Bool) {
-    if count <= Self.inlineCapacity {
-      self = chunk.bytes.withUnsafeBytes {
-        Line(copying: UnsafeRawBufferPointer(rebasing: $0[start..<start + count]), hasNewline: hasNewline)
-      }
-    } else {
-      storage = .shared(chunk, start: start, count: count)
-      self.hasNewline = hasNewline
+    self = chunk.bytes.withUnsafeBytes {
+      Line(UnsafeRawBufferPointer(rebasing: $0[start..<start + count]), of: chunk, at: start, hasNewline: hasNewline)
     }
+  }
+
+  /// The line whose bytes are `bytes`, which are `chunk`'s from `start`:
+  /// copied when they fit in the line, shared otherwise. For a reader that
+  /// holds the chunk's bytes already.
+  init(_ bytes: UnsafeRawBufferPointer, of chunk: LineChunk, at start: Int, hasNewline: Bool) {
+    if bytes.count <= Self.inlineCapacity {
+      self.init(copying: bytes, hasNewline: hasNewline)
+    } else {
+      self.init(storage: .shared(chunk, start: start, count: bytes.count), hasNewline: hasNewline)
+    }
+  }
+
+  private init(storage: Storage, hasNewline: Bool) {
+    self.storage = storage
+    self.hasNewline = hasNewline
   }
 
   /// A short line: `bytes` fit in it.
   private init(copying bytes: UnsafeRawBufferPointer, hasNewline: Bool) {
     var inline: InlineBytes = (0, 0, 0)
     withUnsafeMutableBytes(of: &inline) { $0.copyMemory(from: bytes) }
-    storage = .inline(inline, count: UInt8(bytes.count))
-    self.hasNewline = hasNewline
+    self.init(storage: .inline(inline, count: UInt8(bytes.count)), hasNewline: hasNewline)
   }
 
   /// The number of bytes, without the newline.

@@ -66,7 +66,7 @@ struct LineReader {
       {
         let end = base.distance(to: UnsafeRawPointer(newline))
         if carry.isEmpty {
-          body(Line(chunk: shared, start: start, count: end - start, hasNewline: true))
+          body(Line(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), of: shared, at: start, hasNewline: true))
         } else {
           carry.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
           body(Line(bytes: carry))

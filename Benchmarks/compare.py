@@ -114,7 +114,7 @@ def main():
                 metric, unit = "memoryLeakedBytes", " B"
             else:
                 metric = next(iter(metrics))
-                unit = " µs"
+                unit = " ns" if metric.endswith("(ns)") else " µs"
             p50, p99, pmax = p(group, contender, metric), p(group, contender, metric, 99), p(group, contender, metric, 100)
             if metric == "memoryLeakedBytes":  # bytes held by 100,000 pacers: per pacer
                 p50, p99, pmax = (None if v is None else v / 100_000 for v in (p50, p99, pmax))
@@ -170,11 +170,12 @@ def main():
         check("mapLatest per element: AsyncAlgorithms ÷ Pace ≥ 2×", peer / pace >= 2,
               f"{peer / pace:.1f}× ({fmt(pace, ' ns')} vs {fmt(peer, ' ns')} per element)")
 
-    for group, pace_name, peer_name in [("latest run", "Pace LatestTask", "stored Task"),
-                                        ("single-flight run", "Pace SingleFlight", "actor with task dictionary"),
-                                        ("single-flight join", "Pace SingleFlight", "actor with task dictionary")]:
-        pace = p(group, pace_name, "wallClock")
-        peer = p(group, peer_name, "wallClock")
+    for group, pace_name, peer_name, metric in [
+            ("latest run", "Pace LatestTask", "stored Task", "wallClock"),
+            ("single-flight run", "Pace SingleFlight", "actor with task dictionary", "wallClock"),
+            ("single-flight join", "Pace SingleFlight", "actor with task dictionary", "per_caller_(ns)")]:
+        pace = p(group, pace_name, metric)
+        peer = p(group, peer_name, metric)
         if pace and peer:
             check(f"{group}: no slower than the hand-rolled way ({peer_name})", pace <= peer,
                   f"{peer / pace:.2f}× ({fmt(pace, ' ns')} vs {fmt(peer, ' ns')} per call)")

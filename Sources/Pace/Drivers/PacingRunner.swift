@@ -127,14 +127,17 @@ public struct PacingRunner<Machine: PacingStateMachine> {
 
   @inlinable
   mutating func record(
-    _ action: PacingAction<Value>, at instant: Instant, _ emit: (PacingEvent<Value>, Instant) -> Void
+    _ action: consuming PacingAction<Value>, at instant: Instant, _ emit: (PacingEvent<Value>, Instant) -> Void
   ) {
     guard !terminated else { return }
-    // The action's parts in order, rather than its events through an
-    // iterator, which would copy the action.
-    if let head = action.head {
+    // The action's parts in order, moved out of it: an iterator would copy
+    // the action, and a copy of a value that holds a reference costs an
+    // atomic increment and decrement.
+    if let head = action.head.take() {
       emit(.value(head), instant)
-      for value in action.tail { emit(.value(value), instant) }
+      if !action.tail.isEmpty {
+        for value in action.tail { emit(.value(value), instant) }
+      }
     }
     switch action.ending {
     case .none: return

@@ -49,6 +49,16 @@ public struct PacingAction<Value> {
   /// The sequence fails; anything pending was dropped.
   @inlinable public static var fail: Self { Self(head: nil, ending: .failure) }
 
+  /// Whether the action is one value and nothing else.
+  @inlinable
+  var isSingleValue: Bool { head != nil && tail.isEmpty && ending == .none }
+
+  /// The first value, moved out of the action, which is gone after.
+  @inlinable
+  consuming func takeHead() -> Value {
+    head.take().unsafelyUnwrapped
+  }
+
   /// Whether this action ends the sequence (by finishing or failing).
   @inlinable
   public var terminates: Bool { ending != .none }

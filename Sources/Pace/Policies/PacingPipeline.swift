@@ -157,25 +157,35 @@ extension PacingPipeline: PacingStateMachine {
   @inlinable
   public mutating func valueReceived(_ value: Value, at now: Instant) -> PacingAction<Value> {
     guard !terminated else { return .none }
+    guard !stages.isEmpty else { return .emit(value) }
     // What `run(.emit(value), at: now)` does, without building a list of
     // events at each stage while the value goes through one stage after
     // another alone, as it does in all but a few cases: a stage that drops
     // it ends the trip, and one that answers with anything else than one
-    // value hands its answer to `run` for the stages after it.
-    var value = value
-    for index in stages.indices {
-      var stageDeadline = stageDeadlines[index]
-      let action = stages[index].valueReceived(value, at: now, deadline: &stageDeadline)
-      if stageDeadline != stageDeadlines[index] {
-        stageDeadlines[index] = stageDeadline
-        earliestDeadline = Self.earliest(of: stageDeadlines)
+    // value hands its answer to `run` for the stages after it. Each answer
+    // is moved on, never copied: a copy of a value that holds a reference
+    // costs an atomic increment and decrement.
+    var action = valueReceived(value, at: now, stage: 0)
+    for index in 1..<stages.endIndex {
+      guard action.isSingleValue else {
+        return action.isEmpty ? .none : run(action, at: now, from: index)
       }
-      guard action.ending == .none, action.tail.isEmpty, let next = action.head else {
-        return action.isEmpty ? .none : run(action, at: now, from: index + 1)
-      }
-      value = next
+      action = valueReceived(action.takeHead(), at: now, stage: index)
     }
-    return .emit(value)
+    if action.terminates { terminated = true }
+    return action
+  }
+
+  /// Hands `value` to the stage at `index`, and notes its deadline after.
+  @inlinable
+  mutating func valueReceived(_ value: Value, at now: Instant, stage index: Int) -> PacingAction<Value> {
+    var stageDeadline = stageDeadlines[index]
+    let action = stages[index].valueReceived(value, at: now, deadline: &stageDeadline)
+    if stageDeadline != stageDeadlines[index] {
+      stageDeadlines[index] = stageDeadline
+      earliestDeadline = Self.earliest(of: stageDeadlines)
+    }
+    return action
   }
 
   /// Fires the stages' timers due at or before `now`.

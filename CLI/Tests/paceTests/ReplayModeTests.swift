@@ -88,6 +88,16 @@ import Testing
     #expect(result == Array("1764000000.000 x\n1764000000.250\tx\n1764000001\n1764000002 ".utf8) + [0xFF, 0x0A])
   }
 
+  @Test func distinct_comparesContentWithoutTheTimestamp_longOrShort() throws {
+    // Content over 24 bytes is kept in its read, shorter content in the line
+    // itself; either way, only the content after the timestamp counts.
+    let long = "disk full on /var/lib/postgresql (98%)"
+    let log = "1 \(long)\n2 \(long)\n3 \(long)!\n4 ok\n5 ok\n"
+    let result = try PaceExecutable.run(["--replay", "distinct"], input: Array(log.utf8))
+    #expect(result.status == 0)
+    #expect(result.standardOutput == "1 \(long)\n3 \(long)!\n4 ok\n")
+  }
+
   @Test func stats_countLinesPerStage() throws {
     let log = "1 a\n2 a\n3 b\n"
     let result = try PaceExecutable.run(["--replay", "--stats", "distinct"], input: Array(log.utf8))

@@ -30,8 +30,10 @@ struct Line: Equatable, Sendable {
   private enum Storage: Sendable {
     /// The bytes themselves, zero after `count`.
     case inline(InlineBytes, count: UInt8)
-    /// `count` bytes of `chunk`, from `start`.
-    case shared(LineChunk, start: Int, count: Int)
+    /// `count` bytes of `chunk`, which it keeps alive, at `address`: reaching
+    /// them needs no copy of the reference (an atomic increment and
+    /// decrement), only the address, an integer so that lines stay `Sendable`.
+    case shared(LineChunk, address: UInt, count: Int)
   }
 
   /// Room for a short line's bytes.
@@ -39,29 +41,22 @@ struct Line: Equatable, Sendable {
 
   /// A line of its own bytes.
   init(bytes: [UInt8], hasNewline: Bool = true) {
-    if bytes.count <= Self.inlineCapacity {
-      self = bytes.withUnsafeBytes { Line(copying: $0, hasNewline: hasNewline) }
-    } else {
-      self.init(chunk: LineChunk(bytes), start: 0, count: bytes.count, hasNewline: hasNewline)
+    self = bytes.withUnsafeBytes { bytes in
+      if bytes.count <= Self.inlineCapacity { return Line(copying: bytes, hasNewline: hasNewline) }
+      let chunk = LineChunk(copying: bytes)
+      return Line(chunk.bytes, of: chunk, hasNewline: hasNewline)
     }
   }
 
-  /// `count` bytes of `chunk` from `start`: copied when they fit in the line,
-  /// shared otherwise.
-  init(chunk: LineChunk, start: Int, count: Int, hasNewline: Bool) {
-    self = chunk.bytes.withUnsafeBytes {
-      Line(UnsafeRawBufferPointer(rebasing: $0[start..<start + count]), of: chunk, at: start, hasNewline: hasNewline)
-    }
-  }
-
-  /// The line whose bytes are `bytes`, which are `chunk`'s from `start`:
+  /// The line whose bytes are `bytes`, which are `chunk`'s:
   /// copied when they fit in the line, shared otherwise. For a reader that
   /// holds the chunk's bytes already.
-  init(_ bytes: UnsafeRawBufferPointer, of chunk: LineChunk, at start: Int, hasNewline: Bool) {
+  init(_ bytes: UnsafeRawBufferPointer, of chunk: LineChunk, hasNewline: Bool) {
     if bytes.count <= Self.inlineCapacity {
       self.init(copying: bytes, hasNewline: hasNewline)
     } else {
-      self.init(storage: .shared(chunk, start: start, count: bytes.count), hasNewline: hasNewline)
+      let address = UInt(bitPattern: bytes.baseAddress)
+      self.init(storage: .shared(chunk, address: address, count: bytes.count), hasNewline: hasNewline)
     }
   }
 
@@ -90,8 +85,8 @@ struct Line: Equatable, Sendable {
     switch storage {
     case .inline(let inline, let count):
       try withUnsafeBytes(of: inline) { try body(UnsafeRawBufferPointer(rebasing: $0[..<Int(count)])) }
-    case .shared(let chunk, let start, let count):
-      try chunk.bytes.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[start..<start + count])) }
+    case .shared(_, let address, let count):
+      try body(UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: address), count: count))
     }
   }
 
@@ -100,8 +95,8 @@ struct Line: Equatable, Sendable {
     switch storage {
     case .inline:
       withBytes { Line(copying: UnsafeRawBufferPointer(rebasing: $0[length...]), hasNewline: hasNewline) }
-    case .shared(let chunk, let start, let count):
-      Line(chunk: chunk, start: start + length, count: count - length, hasNewline: hasNewline)
+    case .shared(let chunk, _, _):
+      withBytes { Line(UnsafeRawBufferPointer(rebasing: $0[length...]), of: chunk, hasNewline: hasNewline) }
     }
   }
 
@@ -134,11 +129,42 @@ struct Line: Equatable, Sendable {
   }
 }
 
-/// The bytes of one read, which the long lines read from it share.
-final class LineChunk: Sendable {
-  let bytes: [UInt8]
+/// The bytes of one read, which the long lines read from it share: memory
+/// of its own, which a read fills once; no array, so that reaching a line's
+/// bytes touches no reference count but the chunk's.
+final class LineChunk: @unchecked Sendable {
+  // @unchecked Sendable: the bytes are written once, by the read (or the
+  // copy) that makes the chunk, before any line shares it; after that they
+  // are only read, and freed when the last line lets the chunk go.
+  let bytes: UnsafeRawBufferPointer
+  private let memory: UnsafeMutableRawBufferPointer
 
-  init(_ bytes: [UInt8]) {
-    self.bytes = bytes
+  /// A chunk of `count` bytes that `fill` writes, given room for `capacity`
+  /// of them; `fill` returns how many it wrote.
+  init<Failure>(
+    capacity: Int, fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Int
+  ) throws(Failure) {
+    let room = UnsafeMutableRawBufferPointer.allocate(byteCount: max(capacity, 1), alignment: 16)
+    let count: Int
+    do {
+      count = try fill(room)
+    } catch {
+      room.deallocate()
+      throw error
+    }
+    memory = room
+    bytes = UnsafeRawBufferPointer(rebasing: room[..<count])
+  }
+
+  /// A chunk holding a copy of `source`.
+  convenience init(copying source: UnsafeRawBufferPointer) {
+    self.init(capacity: source.count) { room in
+      room.copyMemory(from: source)
+      return source.count
+    }
+  }
+
+  deinit {
+    memory.deallocate()
   }
 }

@@ -33,50 +33,38 @@ struct LineReader {
   /// - Returns: False at the end of the input.
   /// - Throws: The read's error number, for an error other than an interruption.
   mutating func read(_ body: (Line) -> Void) throws(ReadError) -> Bool {
-    var chunk = [UInt8]()
-    var failure: Int32 = 0
-    chunk = [UInt8](unsafeUninitializedCapacity: Self.chunkSize) { buffer, initialized in
+    let shared = try LineChunk(capacity: Self.chunkSize) { (room) throws(ReadError) -> Int in
       while true {
-        let count = SystemCalls.read(descriptor, buffer.baseAddress!, buffer.count)
-        if count >= 0 {
-          initialized = count
-          return
-        }
-        if errno != EINTR {
-          failure = errno
-          initialized = 0
-          return
-        }
+        let count = SystemCalls.read(descriptor, room.baseAddress!, room.count)
+        if count >= 0 { return count }
+        if errno != EINTR { throw ReadError(errorNumber: errno) }
       }
     }
-    guard failure == 0 else { throw ReadError(errorNumber: failure) }
-    guard !chunk.isEmpty else {
+    guard !shared.bytes.isEmpty else {
       if !carry.isEmpty {
         body(Line(bytes: carry, hasNewline: false))
         carry = []
       }
       return false
     }
-    let shared = LineChunk(chunk)
-    shared.bytes.withUnsafeBytes { bytes in
-      let base = bytes.baseAddress!
-      var start = 0
-      while start < bytes.count,
-        let newline = memchr(base + start, 0x0A, bytes.count - start)
-      {
-        let end = base.distance(to: UnsafeRawPointer(newline))
-        if carry.isEmpty {
-          body(Line(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), of: shared, at: start, hasNewline: true))
-        } else {
-          carry.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
-          body(Line(bytes: carry))
-          carry = []
-        }
-        start = end + 1
+    let bytes = shared.bytes
+    let base = bytes.baseAddress!
+    var start = 0
+    while start < bytes.count,
+      let newline = memchr(base + start, 0x0A, bytes.count - start)
+    {
+      let end = base.distance(to: UnsafeRawPointer(newline))
+      if carry.isEmpty {
+        body(Line(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), of: shared, hasNewline: true))
+      } else {
+        carry.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+        body(Line(bytes: carry))
+        carry = []
       }
-      if start < bytes.count {
-        carry.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start...]))
-      }
+      start = end + 1
+    }
+    if start < bytes.count {
+      carry.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start...]))
     }
     return true
   }

@@ -10,89 +10,117 @@ import Peers
 /// Registers the task-coordination benchmarks: `LatestTask.run` and
 /// `SingleFlight.run` per call, against the hand-rolled versions of the
 /// article (a stored `Task` cancelled on each call; an actor with a
-/// dictionary of tasks). The operations return at once, so the figures are
-/// the machinery's cost per call.
+/// dictionary of tasks). The operations return at once (or yield once, to be
+/// joined), so the figures are the machinery's cost per call.
+///
+/// Each comparison runs its two contenders in turns, round by round, as the
+/// fire latency benchmark does (``TurnsProbe``): one after the other, each met
+/// its own seconds of this shared machine, and the same code's ratio swung
+/// from 0.67× to 1.28× over three runs. The allocations are counted by
+/// benchmarks of their own ("… mallocs"), which measure nothing else.
 func registerTaskCoordinationBenchmarks() {
-  let perCall = Benchmark.Configuration(
-    metrics: [.wallClock, .cpuTotal, .mallocCountTotal], timeUnits: .nanoseconds, warmupIterations: 1,
-    scalingFactor: .kilo, maxDuration: .seconds(5), maxIterations: 50)
+  let calls = 100  // per round
 
   // One task calls in turn: each call starts, returns, and is the latest.
-  Benchmark("latest run | Pace LatestTask", configuration: perCall) { benchmark in
-    let latest = LatestTask<Int>()
-    var sum = 0
-    for index in benchmark.scaledIterations { sum &+= try await latest.run { index &+ 1 } }
-    blackHole(sum)
+  // Each round runs on the contenders made for the benchmark it runs in.
+  let latestRounds: @Sendable () -> [(Int) async throws -> Void] = {
+    let pace = LatestTask<Int>()
+    let storedTask = StoredTaskLatest<Int>()
+    return [
+      { round in
+        var sum = 0
+        for index in 0..<calls { sum &+= try await pace.run { round &+ index } }
+        blackHole(sum)
+      },
+      { round in
+        var sum = 0
+        for index in 0..<calls { sum &+= try await storedTask.run { round &+ index } }
+        blackHole(sum)
+      },
+    ]
   }
-
-  Benchmark("latest run | stored Task", configuration: perCall) { benchmark in
-    let latest = StoredTaskLatest<Int>()
-    var sum = 0
-    for index in benchmark.scaledIterations { sum &+= try await latest.run { index &+ 1 } }
-    blackHole(sum)
-  }
+  TurnsProbe.register("latest run", contenders: ["Pace LatestTask", "stored Task"], callsPerRound: calls, latestRounds)
 
   // A miss each time: every call starts the work for a new key.
-  Benchmark("single-flight run | Pace SingleFlight", configuration: perCall) { benchmark in
+  let runRounds: @Sendable () -> [(Int) async throws -> Void] = {
     let flights = SingleFlight<Int, Int>()
-    var sum = 0
-    for index in benchmark.scaledIterations { sum &+= try await flights.run(key: index) { index &+ 1 } }
-    blackHole(sum)
+    let dictionary = TaskDictionarySingleFlight<Int, Int>()
+    return [
+      { round in
+        var sum = 0
+        for index in 0..<calls { sum &+= try await flights.run(key: round &* calls &+ index) { index &+ 1 } }
+        blackHole(sum)
+      },
+      { round in
+        var sum = 0
+        for index in 0..<calls { sum &+= try await dictionary.run(key: round &* calls &+ index) { index &+ 1 } }
+        blackHole(sum)
+      },
+    ]
   }
-
-  Benchmark("single-flight run | actor with task dictionary", configuration: perCall) { benchmark in
-    let flights = TaskDictionarySingleFlight<Int, Int>()
-    var sum = 0
-    for index in benchmark.scaledIterations { sum &+= try await flights.run(key: index) { index &+ 1 } }
-    blackHole(sum)
-  }
+  TurnsProbe.register(
+    "single-flight run", contenders: ["Pace SingleFlight", "actor with task dictionary"], callsPerRound: calls,
+    runRounds)
 
   // Eight concurrent callers per key and round; the figure is per caller. The
   // work yields once, as real work suspends: work that returns at once is
   // over before a second caller comes, so there would be nothing to join.
-  //
-  // The two contenders take turns, round by round, as the fire latency
-  // benchmark's do: run one after the other, each met its own seconds of this
-  // shared machine, and the ratio of the same code swung from 0.67× to 1.28×
-  // over three runs. In turns, a noisy moment falls on both alike.
   let joiners = 8
-  let joinRounds = 4_000
-  let joinContenders = ["Pace SingleFlight", "actor with task dictionary"]
-  let joinMetrics = joinContenders.map {
-    BenchmarkMetric.custom("\($0) | per caller (ns)", polarity: .prefersSmaller, useScalingFactor: false)
-  }
-  let inTurns = Benchmark.Configuration(
-    metrics: joinMetrics, timeUnits: .nanoseconds,
-    units: Dictionary(uniqueKeysWithValues: joinMetrics.map { ($0, .count) }), warmupIterations: 0,
-    scalingFactor: .one, maxDuration: .seconds(120), maxIterations: 1)
-
-  Benchmark("single-flight join", configuration: inTurns) { benchmark in
-    let pace = SingleFlight<Int, Int>()
-    let actor = TaskDictionarySingleFlight<Int, Int>()
-    func round(of contender: Int, key: Int) async throws {
-      try await withThrowingTaskGroup(of: Int.self) { group in
-        for _ in 0..<joiners {
-          group.addTask {
-            let work: @Sendable () async throws -> Int = {
-              await Task.yield()
-              return key
-            }
-            return contender == 0 ? try await pace.run(key: key, work) : try await actor.run(key: key, work)
+  let joinRounds: @Sendable () -> [(Int) async throws -> Void] = {
+    let flights = SingleFlight<Int, Int>()
+    let dictionary = TaskDictionarySingleFlight<Int, Int>()
+    return [
+      // The work is written where it is passed, as a caller writes it: a
+      // closure made elsewhere and passed on would be converted to
+      // `@isolated(any)` at each call, which allocates.
+      { key in
+        try await joinOnce(joiners) {
+          try await flights.run(key: key) {
+            await Task.yield()
+            return key
           }
         }
-        for try await value in group { blackHole(value) }
-      }
+      },
+      { key in
+        try await joinOnce(joiners) {
+          try await dictionary.run(key: key) {
+            await Task.yield()
+            return key
+          }
+        }
+      },
+    ]
+  }
+  TurnsProbe.register(
+    "single-flight join", contenders: ["Pace SingleFlight", "actor with task dictionary"], callsPerRound: joiners,
+    joinRounds)
+
+  // Allocations per call, counted apart: the runs in turns time rounds, and a
+  // malloc count needs the benchmark's own iterations.
+  let mallocs = Benchmark.Configuration(
+    metrics: [.mallocCountTotal], warmupIterations: 1, scalingFactor: .kilo, maxDuration: .seconds(2),
+    maxIterations: 10)
+  let mallocRounds: [(String, String, @Sendable () -> [(Int) async throws -> Void], Int, Int)] = [
+    ("latest run mallocs", "Pace LatestTask", latestRounds, 0, calls),
+    ("latest run mallocs", "stored Task", latestRounds, 1, calls),
+    ("single-flight run mallocs", "Pace SingleFlight", runRounds, 0, calls),
+    ("single-flight run mallocs", "actor with task dictionary", runRounds, 1, calls),
+    ("single-flight join mallocs", "Pace SingleFlight", joinRounds, 0, joiners),
+    ("single-flight join mallocs", "actor with task dictionary", joinRounds, 1, joiners),
+  ]
+  for (group, contender, makeRounds, which, perRound) in mallocRounds {
+    Benchmark("\(group) | \(contender)", configuration: mallocs) { benchmark in
+      let round = makeRounds()[which]
+      // Keys of their own, far from the runs in turns'.
+      for index in 0..<(benchmark.scaledIterations.count / perRound) { try await round(1_000_000_000 &+ index) }
     }
-    // The first rounds warm both up and are not recorded.
-    let warmUp = 50
-    for key in 0..<(warmUp + joinRounds) {
-      for turn in 0..<joinContenders.count {
-        let contender = (key + turn) % joinContenders.count
-        let start = ContinuousClock.now
-        try await round(of: contender, key: key)
-        let perCaller = start.duration(to: .now) / joiners
-        if key >= warmUp { benchmark.measurement(joinMetrics[contender], Int(perCaller / .nanoseconds(1))) }
-      }
-    }
+  }
+}
+
+/// Runs `call` from `callers` concurrent tasks, and waits for all of them.
+private func joinOnce(_ callers: Int, _ call: @escaping @Sendable () async throws -> Int) async throws {
+  try await withThrowingTaskGroup(of: Int.self) { group in
+    for _ in 0..<callers { group.addTask(operation: call) }
+    for try await value in group { blackHole(value) }
   }
 }

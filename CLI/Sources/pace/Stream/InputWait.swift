@@ -23,7 +23,7 @@ enum InputWait {
     while true {
       let remaining = StreamClock.now.duration(to: deadline).nanoseconds
       guard remaining > 0 else { return false }
-      var fds = [pollfd(fd: descriptor ?? -1, events: Int16(POLLIN), revents: 0)]
+      var fds = pollfd(fd: descriptor ?? -1, events: Int16(POLLIN), revents: 0)
       guard remaining >= 1_000_000 else {
         // Under a millisecond, poll's unit. Input already there is read at
         // once (a throttle of 1ms on a file must not sleep between reads);

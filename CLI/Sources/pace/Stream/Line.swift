@@ -44,7 +44,7 @@ struct Line: Equatable, Sendable {
     self = bytes.withUnsafeBytes { bytes in
       if bytes.count <= Self.inlineCapacity { return Line(copying: bytes, hasNewline: hasNewline) }
       let chunk = LineChunk(copying: bytes)
-      return Line(chunk.bytes, of: chunk, hasNewline: hasNewline)
+      return chunk.withBytes { Line($0, of: chunk, hasNewline: hasNewline) }
     }
   }
 
@@ -55,6 +55,7 @@ struct Line: Equatable, Sendable {
     if bytes.count <= Self.inlineCapacity {
       self.init(copying: bytes, hasNewline: hasNewline)
     } else {
+      precondition(chunk.contains(bytes), "a line's bytes must be its chunk's")
       let address = UInt(bitPattern: bytes.baseAddress)
       self.init(storage: .shared(chunk, address: address, count: bytes.count), hasNewline: hasNewline)
     }
@@ -67,6 +68,7 @@ struct Line: Equatable, Sendable {
 
   /// A short line: `bytes` fit in it.
   private init(copying bytes: UnsafeRawBufferPointer, hasNewline: Bool) {
+    precondition(bytes.count <= Self.inlineCapacity, "\(bytes.count) bytes do not fit in a line")
     var inline: InlineBytes = (0, 0, 0)
     withUnsafeMutableBytes(of: &inline) { $0.copyMemory(from: bytes) }
     self.init(storage: .inline(inline, count: UInt8(bytes.count)), hasNewline: hasNewline)
@@ -132,28 +134,30 @@ struct Line: Equatable, Sendable {
 /// The bytes of one read, which the long lines read from it share: memory
 /// of its own, which a read fills once; no array, so that reaching a line's
 /// bytes touches no reference count but the chunk's.
-final class LineChunk: @unchecked Sendable {
-  // @unchecked Sendable: the bytes are written once, by the read (or the
-  // copy) that makes the chunk, before any line shares it; after that they
-  // are only read, and freed when the last line lets the chunk go.
-  let bytes: UnsafeRawBufferPointer
-  private let memory: UnsafeMutableRawBufferPointer
+final class LineChunk: Sendable {
+  /// Where the bytes start: an integer, as a pointer is not `Sendable`. They
+  /// are written once, by the read (or the copy) that makes the chunk,
+  /// before any line shares it, then only read, and freed with the chunk.
+  private let address: UInt
+  /// How many bytes the read wrote.
+  let count: Int
 
-  /// A chunk of `count` bytes that `fill` writes, given room for `capacity`
-  /// of them; `fill` returns how many it wrote.
+  /// A chunk of the bytes that `fill` writes, given room for `capacity` of
+  /// them; `fill` returns how many it wrote.
   init<Failure>(
     capacity: Int, fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Int
   ) throws(Failure) {
     let room = UnsafeMutableRawBufferPointer.allocate(byteCount: max(capacity, 1), alignment: 16)
     let count: Int
     do {
-      count = try fill(room)
+      count = try fill(UnsafeMutableRawBufferPointer(rebasing: room[..<capacity]))
     } catch {
       room.deallocate()
       throw error
     }
-    memory = room
-    bytes = UnsafeRawBufferPointer(rebasing: room[..<count])
+    precondition((0...capacity).contains(count), "filled \(count) bytes of \(capacity)")
+    address = UInt(bitPattern: room.baseAddress)
+    self.count = count
   }
 
   /// A chunk holding a copy of `source`.
@@ -164,7 +168,20 @@ final class LineChunk: @unchecked Sendable {
     }
   }
 
+  /// Calls `body` with the chunk's bytes, which stay alive until it returns.
+  func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+    try withExtendedLifetime(self) {
+      try body(UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: address), count: count))
+    }
+  }
+
+  /// Whether `bytes` lie within the chunk's.
+  func contains(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    let start = UInt(bitPattern: bytes.baseAddress)
+    return start >= address && start + UInt(bytes.count) <= address + UInt(count)
+  }
+
   deinit {
-    memory.deallocate()
+    UnsafeMutableRawPointer(bitPattern: address)?.deallocate()
   }
 }

@@ -40,31 +40,32 @@ struct LineReader {
         if errno != EINTR { throw ReadError(errorNumber: errno) }
       }
     }
-    guard !shared.bytes.isEmpty else {
+    guard shared.count > 0 else {
       if !carry.isEmpty {
         body(Line(bytes: carry, hasNewline: false))
         carry = []
       }
       return false
     }
-    let bytes = shared.bytes
-    let base = bytes.baseAddress!
-    var start = 0
-    while start < bytes.count,
-      let newline = memchr(base + start, 0x0A, bytes.count - start)
-    {
-      let end = base.distance(to: UnsafeRawPointer(newline))
-      if carry.isEmpty {
-        body(Line(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), of: shared, hasNewline: true))
-      } else {
-        carry.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
-        body(Line(bytes: carry))
-        carry = []
+    shared.withBytes { bytes in
+      let base = bytes.baseAddress!
+      var start = 0
+      while start < bytes.count,
+        let newline = memchr(base + start, 0x0A, bytes.count - start)
+      {
+        let end = base.distance(to: UnsafeRawPointer(newline))
+        if carry.isEmpty {
+          body(Line(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), of: shared, hasNewline: true))
+        } else {
+          carry.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+          body(Line(bytes: carry))
+          carry = []
+        }
+        start = end + 1
       }
-      start = end + 1
-    }
-    if start < bytes.count {
-      carry.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start...]))
+      if start < bytes.count {
+        carry.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start...]))
+      }
     }
     return true
   }

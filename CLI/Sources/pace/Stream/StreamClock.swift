@@ -12,17 +12,22 @@
 #endif
 import Pace
 
-/// The stream loop's clock: the system's monotonic clock, in the drivers'
-/// instant (whole nanoseconds in an `Int64`).
+/// The stream loop's clock: `ContinuousClock`'s time (on Linux the boot
+/// clock, which goes on while the machine sleeps, as Pace's timers do), in
+/// the drivers' instant (whole nanoseconds in an `Int64`).
 ///
-/// `ContinuousClock.Instant` would do as well, but the standard library
-/// keeps its layout private, so every optional deadline the stages hand
-/// back would be copied and compared through the runtime, line after line;
+/// Not `ContinuousClock.Instant` itself: the standard library keeps its
+/// layout private, so every optional deadline the stages hand back would be
+/// copied and compared through the runtime, line after line;
 /// `DriverInstant` is two instructions.
 enum StreamClock {
   static var now: DriverInstant {
     var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
+    #if os(Linux)
+      clock_gettime(CLOCK_BOOTTIME, &time)
+    #else
+      clock_gettime(CLOCK_MONOTONIC, &time)
+    #endif
     return DriverInstant(nanoseconds: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
   }
 }

@@ -53,10 +53,12 @@ public struct PacingAction<Value> {
   @inlinable
   var isSingleValue: Bool { head != nil && tail.isEmpty && ending == .none }
 
-  /// The first value, moved out of the action, which is gone after.
+  /// The first value, moved out of the action, which is gone after. The
+  /// action must have one (see `isSingleValue`).
   @inlinable
   consuming func takeHead() -> Value {
-    head.take().unsafelyUnwrapped
+    guard let value = head.take() else { preconditionFailure("takeHead() of an action with no value") }
+    return value
   }
 
   /// Whether this action ends the sequence (by finishing or failing).

@@ -31,6 +31,12 @@
 ///   timer then fires early, and the machine must answer ``PacingAction/none``
 ///   to a ``timerFired(at:)`` before its deadline; the driver then re-arms.
 /// - Firing after the deadline acts as of the instant given.
+/// - The deadline changes only when the machine handles an event: it is a
+///   function of the machine's state, which only its mutating methods change.
+///   Drivers read it once after each event and keep it (``PacingPipeline``
+///   keeps each stage's), so a machine whose deadline moved on its own, such
+///   as one that reads a clock or shares state through a class, would be
+///   woken at the wrong time.
 ///
 /// Once a machine has returned an action that ``PacingAction/terminates``, it
 /// ignores every later event and its ``deadline`` is `nil`.

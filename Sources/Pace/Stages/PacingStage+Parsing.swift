@@ -44,17 +44,15 @@ extension PacingStage where Value: Equatable & Sendable {
     // `Value` in the caller's module: the parser, compiled once for every
     // type, would call `==` through the conformance, copying both values,
     // at every value a stream lets through.
-    try parseWords(words, durations: durations, text: text).map { stage in
-      guard case .distinct = stage.kind else { return stage }
-      return .distinct(by: { (last: Value, next: Value) in last == next })
-    }
+    try parseWords(words, durations: durations, text: text, equal: { (last: Value, next: Value) in last == next })
   }
 
   @usableFromInline
   static func parseWords(
-    _ words: [String], durations: PacingDurationFormat, text: @escaping @Sendable (Value) -> String
+    _ words: [String], durations: PacingDurationFormat, text: @escaping @Sendable (Value) -> String,
+    equal: @escaping @Sendable (Value, Value) -> Bool
   ) throws(PacingSyntaxError) -> [PacingStage<Value>] {
-    var parser = StageParser(words: words, durations: durations, text: text)
+    var parser = StageParser(words: words, durations: durations, text: text, equal: equal)
     return try parser.parse()
   }
 }
@@ -65,9 +63,15 @@ private struct StageParser<Value: Equatable & Sendable> {
   let durations: PacingDurationFormat
   /// The string a filter's pattern is matched against.
   let text: @Sendable (Value) -> String
+  /// How `distinct` compares values: `==`, made where it is specialised.
+  let equal: @Sendable (Value, Value) -> Bool
   var position = 0
 
-  init(words: [String], durations: PacingDurationFormat, text: @escaping @Sendable (Value) -> String) {
+  init(
+    words: [String], durations: PacingDurationFormat, text: @escaping @Sendable (Value) -> String,
+    equal: @escaping @Sendable (Value, Value) -> Bool
+  ) {
+    self.equal = equal
     self.words = words
     self.durations = durations
     self.text = text
@@ -134,7 +138,7 @@ private struct StageParser<Value: Equatable & Sendable> {
       }
       stage = .throttle(for: interval, edges: leading ? (trailing ? .both : .leading) : .trailing)
     case .distinct:
-      stage = .distinct()
+      stage = .distinct(by: equal)
     case .filter:
       guard position < words.count else {
         throw PacingSyntaxError(wordIndex: start, reason: "filter needs a pattern (a regular expression), none given")

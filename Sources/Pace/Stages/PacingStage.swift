@@ -27,7 +27,7 @@ public struct PacingStage<Value>: Sendable {
   }
 
   /// What the stage is; the drivers' tests read it.
-  @usableFromInline package let kind: Kind
+  package let kind: Kind
 
   @usableFromInline
   package init(_ kind: Kind) {
@@ -65,6 +65,7 @@ public struct PacingStage<Value>: Sendable {
   }
 
   /// Drops a value equal to the last one let through; see ``DistinctStateMachine``.
+  @inlinable
   public static func distinct() -> Self where Value: Equatable & Sendable {
     // Spelled out: a bare `==` here picks `Optional`'s, which wraps (and
     // copies) both values on every comparison.

@@ -14,8 +14,8 @@ import Benchmark
 /// this shared machine: the same code's ratio swung from 0.67× to 1.28× over
 /// three runs that way. In turns, a noisy moment falls on all of them alike.
 enum TurnsProbe {
-  /// Rounds per contender, recorded; as many again are run first, unrecorded,
-  /// to warm up both.
+  /// Rounds per contender, recorded, after `warmUpRounds` unrecorded ones
+  /// that warm up both.
   static let rounds = 4_000
   static let warmUpRounds = 50
 

@@ -60,6 +60,72 @@ import Testing
     #expect(runner.deadline != nil)
   }
 
+  @Test func aBatch_givesWhatItsValuesGiveOneByOne() {
+    let stages = try! PacingStage<String>.parse(["distinct", "take", "2"], durations: .frames)
+    var oneByOne = PacingRunner(PacingPipeline<String, VirtualInstant>(stages: stages))
+    var batched = oneByOne
+    var expected: [String] = []
+    var actual: [String] = []
+    for value in ["a", "a", "b", "c"] {
+      oneByOne.send(value, at: .frame(1)) { expected.append(mark($0, $1)) }
+    }
+    batched.send(contentsOf: ["a", "a", "b", "c"], at: .frame(1)) { actual.append(mark($0, $1)) }
+    #expect(expected == ["a@1", "b@1", "|@1"])
+    #expect(actual == expected)
+    #expect(batched.isTerminated)
+  }
+
+  /// Random chains of Pace's stages, and random inputs: each frame's values
+  /// sent as one batch give what they give sent one by one, and so do they
+  /// through a pipeline with a stage of one's own (which runs them one by one).
+  @Test(arguments: [false, true])
+  func batches_giveWhatValuesGiveOneByOne_forRandomChains(withAStageOfOnesOwn: Bool) throws {
+    var generator = SeededGenerator(seed: withAStageOfOnesOwn ? 0xBA7C_0002 : 0xBA7C_0001)
+    for run in 0..<500 {
+      let chain = DriverMarbleTests.randomChain(using: &generator)
+      let input = DriverMarbleTests.randomInput(using: &generator)
+      var machines = try PacingStage<String>.parse(chain.flatMap(\.arguments), durations: .frames)
+        .map { $0.makeStateMachine(for: VirtualInstant.self) }
+      if withAStageOfOnesOwn { machines.append(PassThrough()) }
+      let oneByOne = Self.log(of: input, through: PacingPipeline(machines), batched: false)
+      let batched = Self.log(of: input, through: PacingPipeline(machines), batched: true)
+      #expect(batched == oneByOne, "run \(run), \(chain.map(\.description).joined(separator: " ")): \(input)")
+    }
+  }
+
+  /// What `pipeline` emits for `input`, as a stream loop runs it: each
+  /// frame's values (one batch, or one by one), then its ending, then the
+  /// timers due through it; at the end, time runs on.
+  static func log(
+    of input: MarbleDiagram, through pipeline: PacingPipeline<String, VirtualInstant>, batched: Bool
+  ) -> [String] {
+    var runner = PacingRunner(pipeline)
+    var log: [String] = []
+    let record = { (event: MarbleEvent, instant: VirtualInstant) in log.append(mark(event, instant)) }
+    runner.start(at: .frame(0), record)
+    for frame in Set(input.entries.map(\.frame)).sorted() {
+      let events = input.events(at: frame)
+      let values = events.compactMap { event -> String? in
+        if case .value(let value) = event { value } else { nil }
+      }
+      if batched {
+        runner.send(contentsOf: values, at: .frame(frame), record)
+      } else {
+        for value in values { runner.send(value, at: .frame(frame), record) }
+      }
+      for event in events {
+        switch event {
+        case .value: continue
+        case .finish: runner.finish(at: .frame(frame), record)
+        case .failure: runner.fail(at: .frame(frame), record)
+        }
+      }
+      runner.fireTimers(through: .frame(frame), record)
+    }
+    runner.fireAllTimers(record)
+    return log
+  }
+
   @Test func afterTheFinish_inputsAreIgnored() {
     var runner = PacingRunner(TakeStateMachine<String, VirtualInstant>(count: 1))
     var log: [String] = []
@@ -88,6 +154,15 @@ private struct StuckAtNow: PacingStateMachine {
     deadline = now
     return .none
   }
+  mutating func timerFired(at now: VirtualInstant) -> PacingAction<String> { .none }
+  mutating func upstreamFinished(at now: VirtualInstant) -> PacingAction<String> { .finish }
+  mutating func upstreamFailed(at now: VirtualInstant) -> PacingAction<String> { .fail }
+}
+
+/// A stage of one's own that lets everything through.
+private struct PassThrough: PacingStateMachine, Sendable {
+  var deadline: VirtualInstant? { nil }
+  mutating func valueReceived(_ value: String, at now: VirtualInstant) -> PacingAction<String> { .emit(value) }
   mutating func timerFired(at now: VirtualInstant) -> PacingAction<String> { .none }
   mutating func upstreamFinished(at now: VirtualInstant) -> PacingAction<String> { .finish }
   mutating func upstreamFailed(at now: VirtualInstant) -> PacingAction<String> { .fail }

@@ -147,3 +147,31 @@ public struct PacingRunner<Machine: PacingStateMachine> {
     terminated = true
   }
 }
+
+extension PacingRunner {
+  /// Hands a pipeline `values`, which arrived together at `now`, in order,
+  /// after firing the timers due before it: what sending them one by one
+  /// with ``send(_:at:_:)`` does, but stage by stage, each stage taking the
+  /// whole batch with its policy in hand, which is several times faster for
+  /// a stream's lines.
+  ///
+  ///     var runner = PacingRunner(PacingPipeline<String, ContinuousClock.Instant>(stages: [.distinct()]))
+  ///     runner.send(contentsOf: ["a", "a", "b"], at: .now) { event, _ in print(event) }  // a, b
+  @inlinable
+  public mutating func send<V, I>(contentsOf values: [V], at now: I, _ emit: (PacingEvent<V>, I) -> Void)
+  where Machine == PacingPipeline<V, I> {
+    fireTimers(before: now, emit)
+    guard !terminated, !values.isEmpty else { return }
+    stalledDeadline = nil
+    var output: [V] = []
+    output.reserveCapacity(values.count)
+    let ending = policy.valuesReceived(values, at: now, into: &output)
+    for index in output.indices { emit(.value(output[index]), now) }
+    switch ending {
+    case .none: return
+    case .finish: emit(.finish, now)
+    case .failure: emit(.failure, now)
+    }
+    terminated = true
+  }
+}

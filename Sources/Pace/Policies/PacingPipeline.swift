@@ -188,6 +188,67 @@ extension PacingPipeline: PacingStateMachine {
     return action
   }
 
+  /// Runs `values`, which arrived together at `now`, through the stages as
+  /// ``valueReceived(_:at:)`` would one after the other, and appends what
+  /// comes out to `output`; returns the ending that came out, if any.
+  ///
+  /// A pipeline of Pace's own policies runs them stage by stage: each stage
+  /// takes all of them, then the next takes what it let through. That gives
+  /// what one value after the other gives because no stage of Pace's sets a
+  /// deadline earlier than the instant it is told, so no timer falls due
+  /// between two values of the same instant. A pipeline with a stage of
+  /// your own runs them one after the other.
+  @inlinable
+  mutating func valuesReceived(
+    _ values: [Value], at now: Instant, into output: inout [Value]
+  ) -> PacingAction<Value>.Ending {
+    guard !terminated else { return .none }
+    guard stages.allSatisfy(\.isBuiltIn) else {
+      for value in values {
+        var action = valueReceived(value, at: now)
+        if let head = action.head.take() {
+          output.append(head)
+          output.append(contentsOf: action.tail)
+        }
+        if action.ending != .none { return action.ending }
+      }
+      return .none
+    }
+    var input = values
+    for index in stages.indices {
+      var stageOutput: [Value] = []
+      stageOutput.reserveCapacity(input.count)
+      var stageDeadline = stageDeadlines[index]
+      let ending = stages[index].valuesReceived(input, at: now, deadline: &stageDeadline, into: &stageOutput)
+      if stageDeadline != stageDeadlines[index] {
+        stageDeadlines[index] = stageDeadline
+        earliestDeadline = Self.earliest(of: stageDeadlines)
+      }
+      guard ending == .none else {
+        // The stages after this one take what it let through, then its
+        // ending, the general way (which may hold the ending back: a
+        // throttle keeps its rate).
+        var action = PacingAction<Value>.none
+        for value in stageOutput { action.append(.value(value)) }
+        action.append(ending == .finish ? .finish : .failure)
+        var rest = run(action, at: now, from: index + 1)
+        if let head = rest.head.take() {
+          output.append(head)
+          output.append(contentsOf: rest.tail)
+        }
+        return rest.ending
+      }
+      input = stageOutput
+      if input.isEmpty { return .none }
+    }
+    if output.isEmpty {
+      output = input  // The same storage, not a copy of each value.
+    } else {
+      output.append(contentsOf: input)
+    }
+    return .none
+  }
+
   /// Fires the stages' timers due at or before `now`.
   @inlinable
   public mutating func timerFired(at now: Instant) -> PacingAction<Value> {

@@ -118,6 +118,68 @@ enum PipelineStage<Value, Instant: InstantProtocol>: @unchecked Sendable {
     }
   }
 
+  /// Hands the policy `values`, which arrived together at `now`, one after
+  /// the other, and appends the values it emits to `output`; stops at an
+  /// ending, and returns it. One switch for them all, then specialised code.
+  /// Not for `.other` stages, whose deadline could fall before `now` between
+  /// two of the values (see `PacingPipeline.valuesReceived`).
+  @inlinable
+  mutating func valuesReceived(
+    _ values: [Value], at now: Instant, deadline: inout Instant?, into output: inout [Value]
+  ) -> PacingAction<Value>.Ending {
+    switch consume self {
+    case .debounce(var machine):
+      defer {
+        deadline = machine.deadline
+        self = .debounce(machine)
+      }
+      return Self.receive(values, at: now, by: &machine, into: &output)
+    case .throttle(var machine):
+      defer {
+        deadline = machine.deadline
+        self = .throttle(machine)
+      }
+      return Self.receive(values, at: now, by: &machine, into: &output)
+    case .distinct(var machine):
+      defer { self = .distinct(machine) }
+      return Self.receive(values, at: now, by: &machine, into: &output)
+    case .filter(var machine):
+      defer { self = .filter(machine) }
+      return Self.receive(values, at: now, by: &machine, into: &output)
+    case .skip(var machine):
+      defer { self = .skip(machine) }
+      return Self.receive(values, at: now, by: &machine, into: &output)
+    case .take(var machine):
+      defer { self = .take(machine) }
+      return Self.receive(values, at: now, by: &machine, into: &output)
+    case .other(let machine):
+      self = .other(machine)
+      preconditionFailure("valuesReceived is for Pace's own policies")
+    }
+  }
+
+  @inlinable
+  static func receive<Machine: PacingStateMachine>(
+    _ values: [Value], at now: Instant, by machine: inout Machine, into output: inout [Value]
+  ) -> PacingAction<Value>.Ending where Machine.Value == Value, Machine.Instant == Instant {
+    // By index, so that each value is lent to the policy, not copied out.
+    for index in values.indices {
+      var action = machine.valueReceived(values[index], at: now)
+      if let head = action.head.take() {
+        output.append(head)
+        if !action.tail.isEmpty { output.append(contentsOf: action.tail) }
+      }
+      if action.ending != .none { return action.ending }
+    }
+    return .none
+  }
+
+  /// Whether this is one of Pace's own policies.
+  @inlinable
+  var isBuiltIn: Bool {
+    if case .other = self { false } else { true }
+  }
+
   @inlinable
   var deadline: Instant? {
     switch self {

@@ -32,7 +32,7 @@ struct LineReader {
   ///
   /// - Returns: False at the end of the input.
   /// - Throws: The read's error number, for an error other than an interruption.
-  mutating func read(_ body: (Line) -> Void) throws(ReadError) -> Bool {
+  mutating func read(_ body: (consuming Line) -> Void) throws(ReadError) -> Bool {
     let shared = try LineChunk(capacity: Self.chunkSize) { (room) throws(ReadError) -> Int in
       while true {
         let count = SystemCalls.read(descriptor, room.baseAddress!, room.count)

@@ -33,7 +33,7 @@ extension LineWriter: LineSink {
 
 /// `pace STAGE...`: paces the lines of standard input in real time.
 ///
-/// One loop on one thread: it reads whatever input there is, hands each line
+/// One loop on one thread: it reads whatever input there is, hands its lines
 /// to the stages (a ``PacingRunner``) at the instant the read returned, and
 /// otherwise sleeps until the input or the stages' next deadline, whichever
 /// comes first. When and what to emit is the policies' alone. At the end of
@@ -53,6 +53,7 @@ enum StreamMode {
       if case .value(let line) = event { sink.emit(line) }  // A finish or failure: `runner.isTerminated`.
     }
     var reader = LineReader(descriptor: input)
+    var batch: [Line] = []
     runner.start(at: StreamClock.now, emit)
     var inputIsOpen = true
     while !runner.isTerminated {
@@ -62,14 +63,12 @@ enum StreamMode {
           runner.fireTimers(through: StreamClock.now, emit)
           continue
         }
-        // The lines of one read arrived together, when it returned.
-        var arrival: DriverInstant?
-        inputIsOpen = try reader.read { line in
-          let now = arrival ?? StreamClock.now
-          arrival = now
-          runner.send(line, at: now, emit)
-        }
+        // The lines of one read arrived together, when it returned: the
+        // stages take them as one batch, each stage all of them in turn.
+        inputIsOpen = try reader.read { batch.append($0) }
         let now = StreamClock.now
+        runner.send(contentsOf: batch, at: now, emit)
+        batch.removeAll(keepingCapacity: true)
         if !inputIsOpen { runner.finish(at: now, emit) }
         runner.fireTimers(through: now, emit)
       } else {

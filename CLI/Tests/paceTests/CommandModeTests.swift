@@ -174,6 +174,62 @@ import Testing
     #expect(session.wait(upTo: .seconds(5)) { pids.allSatisfy { !Self.isAlive($0) } })
   }
 
+  /// A stop and the end of the input, in either order, while a command
+  /// takes its time to stop: the signal's status, and no continuation lost.
+  @Test(arguments: [false, true])
+  func aStopAndTheEndOfInput_togetherExitWithTheSignalsStatus(endFirst: Bool) throws {
+    let session = try Session(
+      ["distinct"],
+      command: #"trap 'sleep 0.5; exit 0' TERM; echo "$$" >> pids; while [ ! -e go ]; do sleep 0.01; done"#)
+    session.send("1")
+    #expect(session.wait { session.lines(of: "pids").count == 1 })
+    if endFirst {
+      session.endInput()
+      kill(session.launched.process.processIdentifier, SIGTERM)
+    } else {
+      kill(session.launched.process.processIdentifier, SIGTERM)
+      Thread.sleep(forTimeInterval: 0.1)  // Only so that the order is the one named; not for the outcome.
+      session.endInput()
+    }
+    #expect(session.exitStatus() == 143)
+    let errors = session.standardError
+    #expect(!errors.contains("leaked") && !errors.contains("MISUSE"), "\(errors)")
+  }
+
+  @Test func signal_reachesARunThatHasJustStarted() throws {
+    // The second line comes at once, before pace may know the first run's
+    // process group: the signal waits for it rather than being lost.
+    let session = try Session(
+      ["--on-busy", "signal", "distinct"],
+      command:
+        #"trap 'echo got >> runs; exit 0' TERM; echo "run $PACE_LINE" >> runs; while [ ! -e go ]; do sleep 0.01; done"#)
+    session.send("1", "2")
+    #expect(session.wait { session.lines(of: "runs") == ["run 1", "got"] })
+    session.endInput()
+    #expect(session.exitStatus() == 0)
+  }
+
+  @Test func aLineWithANulByteOrTooLongForTheEnvironment_stillRunsTheCommand_onItsInput() throws {
+    let long = [UInt8](repeating: 0x61, count: 200_000)
+    let input: [UInt8] = [0x61, 0x00, 0x62, 0x0A] + long + [0x0A]
+    let launched = try PaceExecutable.launch(
+      ["distinct", "--", "sh", "-c", #"printf '%s:' "${PACE_LINE-unset}"; wc -c"#])
+    launched.feed { $0.write(Data(input)) }
+    let output = String(decoding: launched.output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    launched.process.waitUntilExit()
+    #expect(launched.process.terminationStatus == 0)
+    #expect(output.split(separator: "\n").map { $0.filter { !$0.isWhitespace } } == ["unset:4", "unset:200001"])
+  }
+
+  @Test func linesFasterThanThePolicyTakesThem_keepMemoryFlat() throws {
+    // 1,000,000 lines at once into a command that each would start: they
+    // wait for the policy in a bounded queue, not all at once in memory.
+    let input = (0..<2_000_000).map { $0 % 2 == 0 ? UInt8(ascii: "y") : 0x0A }
+    let (_, peakKilobytes) = try PaceExecutable.runRawMeasuringMemory(
+      ["skip", "0", "--on-busy", "drop", "--", "true"], input: input)
+    #expect(peakKilobytes > 0 && peakKilobytes < 32 * 1024, "peak RSS \(peakKilobytes) KB")
+  }
+
   @Test func aFailingCommand_isReported_andPaceGoesOn() throws {
     let session = try Session(["distinct"], command: #"echo "$PACE_LINE" >> runs; exit 3"#)
     session.send("1", "2")

@@ -31,6 +31,18 @@ enum CommandRun {
     case couldNotStart(String)
   }
 
+  /// The longest line `PACE_LINE` holds: Linux refuses to start a program
+  /// with an environment string of 128 KiB or more.
+  static let longestEnvironmentLine = 128 * 1024 - "PACE_LINE=".utf8.count - 1
+
+  /// pace's environment, with the line in `PACE_LINE` when an environment
+  /// variable can hold it (no NUL byte, under 128 KiB); without it, so that
+  /// the command still runs, the line on its standard input.
+  static func environment(for line: [UInt8]) -> Environment {
+    guard line.count <= longestEnvironmentLine, !line.contains(0) else { return .inherit.updating(["PACE_LINE": nil]) }
+    return .inherit.updating(["PACE_LINE": String(decoding: line, as: UTF8.self)])
+  }
+
   /// Runs the command for `line`; calls `started` with its process group
   /// once it runs.
   static func run(
@@ -50,7 +62,7 @@ enum CommandRun {
       let result = try await Subprocess.run(
         executable,
         arguments: Arguments(options.arguments),
-        environment: .inherit.updating(["PACE_LINE": String(decoding: line, as: UTF8.self)]),
+        environment: Self.environment(for: line),
         platformOptions: platform,
         input: .inputWriter,
         output: .currentStandardOutput,

@@ -10,6 +10,7 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
+import Dispatch
 import Pace
 
 /// `pace STAGE... -- COMMAND`: runs the command for each emitted line, and
@@ -20,45 +21,61 @@ import Pace
 ///
 /// Events (lines, runs that start and end, the end of the input, a stop) go
 /// through one stream to one task, which alone holds the state: no lock.
+/// At most ``pendingLineLimit`` lines wait in the stream: a line beyond
+/// them waits for room, so memory stays flat when lines come faster than
+/// the policy takes them (the input is then read more slowly).
 final class CommandRunner: Sendable {
   private enum Event: Sendable {
     case line([UInt8])
     case started(generation: UInt64, group: pid_t)
     case ended(generation: UInt64, CommandRun.Outcome)
-    case finish(CheckedContinuation<Void, Never>)
-    case stop(CheckedContinuation<Void, Never>)
+    case finish(CheckedContinuation<Int32?, Never>)
+    case stop(status: Int32, CheckedContinuation<Int32?, Never>)
   }
+
+  /// How many lines may wait for the supervisor.
+  static let pendingLineLimit = 256
 
   private let events: AsyncStream<Event>.Continuation
   private let supervisor: Task<Void, Never>
+  /// Room for lines in the stream; the supervisor gives it back as it
+  /// takes each line.
+  private let lineRoom = DispatchSemaphore(value: pendingLineLimit)
 
   init(_ options: CommandOptions) {
     let (stream, events) = AsyncStream<Event>.makeStream()
     self.events = events
+    let lineRoom = lineRoom
     supervisor = Task {
       var state = Supervision(options: options, events: events)
       for await event in stream {
+        if case .line = event { lineRoom.signal() }
         state.handle(event)
         if state.isDone { break }
       }
     }
   }
 
-  /// An emitted line (its bytes, without the newline). Never waits.
+  /// An emitted line (its bytes, without the newline). Waits only while
+  /// ``pendingLineLimit`` lines wait already.
   func lineEmitted(_ line: [UInt8]) {
+    lineRoom.wait()
     events.yield(.line(line))
   }
 
   /// The end of the input: returns when the running command and any run
-  /// that waits for it have ended.
-  func finish() async {
+  /// that waits for it have ended, with the exit status of a stop that
+  /// came meanwhile (see ``stop(exitStatus:)``), or nil.
+  func finish() async -> Int32? {
     await withCheckedContinuation { events.yield(.finish($0)) }
   }
 
-  /// `pace` was asked to stop: drops what waits, stops the running command
-  /// by the stop rules, and returns when it has ended.
-  func stop() async {
-    await withCheckedContinuation { events.yield(.stop($0)) }
+  /// `pace` was asked to stop, to exit with `exitStatus`: drops what waits,
+  /// stops the running command by the stop rules, and returns when it has
+  /// ended, with the exit status of the first stop (a second Ctrl-C does
+  /// not change it).
+  func stop(exitStatus: Int32) async -> Int32 {
+    await withCheckedContinuation { events.yield(.stop(status: exitStatus, $0)) } ?? exitStatus
   }
 
   /// The state, owned by the supervising task.
@@ -66,12 +83,17 @@ final class CommandRunner: Sendable {
     let options: CommandOptions
     let events: AsyncStream<Event>.Continuation
     var policy: OnBusyStateMachine<[UInt8]>
-    /// The run in progress: its generation, task and process group.
-    var running: (generation: UInt64, task: Task<Void, Never>, group: pid_t?, isStopping: Bool)?
+    /// The run in progress: its generation, task and process group, and
+    /// signals asked for before its group was known.
+    var running: (generation: UInt64, task: Task<Void, Never>, group: pid_t?, isStopping: Bool, pendingSignals: Int)?
     /// A run the policy has started that waits for the one it restarts to end.
     var pendingStart: (line: [UInt8], generation: UInt64)?
-    var finishWaiter: CheckedContinuation<Void, Never>?
-    var isStopping = false
+    /// Who waits for the end (the end of the input, a stop, another stop):
+    /// all of them are answered when it comes.
+    var waiters: [CheckedContinuation<Int32?, Never>] = []
+    /// The exit status of the first stop, once asked for.
+    var stopStatus: Int32?
+    var isStopping: Bool { stopStatus != nil }
     var isDone = false
 
     init(options: CommandOptions, events: AsyncStream<Event>.Continuation) {
@@ -89,6 +111,8 @@ final class CommandRunner: Sendable {
         guard running?.generation == generation else { return }
         running?.group = group
         if running?.isStopping == true { running?.task.cancel() }
+        for _ in 0..<(running?.pendingSignals ?? 0) { killpg(group, options.stopSignal) }
+        running?.pendingSignals = 0
       case .ended(let generation, let outcome):
         let wasStopped = running?.generation == generation && running?.isStopping == true
         if running?.generation == generation { running = nil }
@@ -101,21 +125,21 @@ final class CommandRunner: Sendable {
           perform(policy.workFinished(generation: generation))
         }
       case .finish(let waiter):
-        finishWaiter = waiter
-      case .stop(let waiter):
-        isStopping = true
+        waiters.append(waiter)
+      case .stop(let status, let waiter):
+        waiters.append(waiter)
+        if stopStatus == nil { stopStatus = status }
         pendingStart = nil
         _ = policy.cancelled()
-        finishWaiter = waiter
-        if running != nil {
+        if running != nil, running?.isStopping == false {
           running?.isStopping = true
           running?.task.cancel()
         }
       }
-      if let waiter = finishWaiter, running == nil, pendingStart == nil, isStopping || !policy.hasWaitingRequest {
-        finishWaiter = nil
+      if !waiters.isEmpty, running == nil, pendingStart == nil, isStopping || !policy.hasWaitingRequest {
         isDone = true
-        waiter.resume()
+        for waiter in waiters { waiter.resume(returning: stopStatus) }
+        waiters = []
       }
     }
 
@@ -132,7 +156,11 @@ final class CommandRunner: Sendable {
           running?.task.cancel()
         }
       case .signal:
-        if let group = running?.group { killpg(group, options.stopSignal) }
+        if let group = running?.group {
+          killpg(group, options.stopSignal)
+        } else {
+          running?.pendingSignals += 1  // Sent as soon as the run's group is known.
+        }
       case .none, .wait, .drop, .join, .cancelAll:
         break  // Kept waiting (queue), dropped (drop), or nothing to do.
       }
@@ -146,7 +174,7 @@ final class CommandRunner: Sendable {
         }
         events.yield(.ended(generation: generation, outcome))
       }
-      running = (generation, task, nil, false)
+      running = (generation, task, nil, false, 0)
     }
 
     /// A run that failed is told on standard error, in one line; one that

@@ -26,8 +26,7 @@ final class TerminationSignals {
       let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
       source.setEventHandler {
         Task {
-          await runner.stop()
-          terminateProcess(status: status)
+          terminateProcess(status: await runner.stop(exitStatus: status))
         }
       }
       source.resume()

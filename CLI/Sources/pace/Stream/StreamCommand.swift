@@ -61,10 +61,11 @@ enum StreamCommand {
       try StreamMode.run(stages: stages, counts: counts, into: &sink)
     } catch {
       FileDescriptorOutput.standardError.write("pace: error: cannot read the input: \(error.message)\n")
-      await runner.stop()
-      terminateProcess(status: 1)
+      terminateProcess(status: await runner.stop(exitStatus: 1))
     }
-    await runner.finish()
+    // A SIGINT or SIGTERM that came meanwhile decides the exit status, whichever
+    // of the two paths gets there first.
+    if let stopStatus = await runner.finish() { terminateProcess(status: stopStatus) }
     withExtendedLifetime(signals) {}
     finish(counts)
   }

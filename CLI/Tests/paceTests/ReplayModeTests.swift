@@ -98,6 +98,19 @@ import Testing
     #expect(result.standardOutput == "1 \(long)\n3 \(long)!\n4 ok\n")
   }
 
+  @Test func aBlankLine_isSkipped_andWhatIsPendingStillComesOut() throws {
+    let result = try PaceExecutable.run(
+      ["--replay", "debounce", "1s"], input: Array("1764000000 a\n1764000000.2 b\n\n\r\n".utf8))
+    #expect(result.status == 0)
+    #expect(result.standardOutput == "1764000001.2 b\n")
+  }
+
+  @Test func crlfLines_areReplayed_evenATimestampAlone() throws {
+    let log = Array("1764000000 a\r\n1764000003\r\n".utf8)
+    let result = try PaceExecutable.runRaw(["--replay", "distinct"], input: log)
+    #expect(result == log)
+  }
+
   @Test func stats_countLinesPerStage() throws {
     let log = "1 a\n2 a\n3 b\n"
     let result = try PaceExecutable.run(["--replay", "--stats", "distinct"], input: Array(log.utf8))

@@ -42,6 +42,8 @@ enum ReplayMode {
         inputIsOpen = try reader.read { line in
           guard failure == nil else { return }
           lineNumber += 1
+          // A blank line holds no event: skipped, as a log's trailing one.
+          if line.count == 0 || (line.count == 1 && line.withBytes({ $0[0] }) == UInt8(ascii: "\r")) { return }
           switch Self.replayLine(line, number: lineNumber, after: previous) {
           case .success(let replayed):
             if previous == nil { runner.start(at: replayed.timestamp.instant, emit) }

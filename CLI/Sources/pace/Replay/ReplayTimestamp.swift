@@ -156,6 +156,7 @@ struct ReplayTimestamp: Equatable, Sendable {
   /// A timestamp ends at the end of the line or before a space or a tab.
   private static func endsTimestamp(_ bytes: UnsafeRawBufferPointer, at index: Int) -> Bool {
     index == bytes.count || bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t")
+      || (index == bytes.count - 1 && bytes[index] == UInt8(ascii: "\r"))  // A timestamp alone, before a CRLF.
   }
 
   private static func digit(_ byte: UInt8) -> Int? {

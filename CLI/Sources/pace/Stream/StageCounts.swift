@@ -28,7 +28,8 @@ final class StageCounts: Sendable {
     let counts = counts.withLock { $0 }
     let linesIn = counts.first?.in ?? 0
     let linesOut = counts.last?.out ?? 0
-    var lines = ["pace: \(linesIn) lines in, \(linesOut) lines out"]
+    func lines(_ count: Int) -> String { count == 1 ? "1 line" : "\(count) lines" }
+    var lines = ["pace: \(lines(linesIn)) in, \(lines(linesOut)) out"]
     for (name, count) in zip(names, counts) {
       lines.append("pace:   \(name): \(count.in) in, \(count.out) out")
     }

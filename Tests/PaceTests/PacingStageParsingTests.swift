@@ -57,6 +57,36 @@ import Testing
     #expect(output.description == "'ERROR'--|")
   }
 
+  /// A plain pattern is searched for as bytes, not run as a regular
+  /// expression: it must keep what the regular expression keeps.
+  @Test func parse_filterWithAPlainPattern_keepsWhatTheRegularExpressionKeeps() throws {
+    var generator = SeededGenerator(seed: 0xF117_E401)
+    let alphabet = Array("abcAB -:/_éx")
+    for _ in 0..<2_000 {
+      let pattern = String(
+        (0..<Int.random(in: 1...3, using: &generator)).map { _ in
+          "abAB -:/_".randomElement(using: &generator)!
+        })
+      let plain = try PacingStage<String>.parse(["filter", pattern], durations: .frames)
+      let regex = Regex<AnyRegexOutput>(verbatim: pattern)
+      for _ in 0..<5 {
+        let text = String(
+          (0..<Int.random(in: 0...12, using: &generator)).map { _ in
+            alphabet.randomElement(using: &generator)!
+          })
+        var machine = plain[0].makeStateMachine(for: VirtualInstant.self)
+        let kept = !machine.valueReceived(text, at: .frame(0)).isEmpty
+        #expect(kept == text.contains(regex), "'\(pattern)' in '\(text)'")
+      }
+    }
+  }
+
+  @Test func parse_filter_findsAPlainPatternAnywhere_evenAtTheEdges() throws {
+    let stages = try PacingStage<String>.parse(["filter", "ERR"], durations: .frames)
+    let output = try MarbleDiagram(parsing: "'ERR''xERR''ERRx''ER''E RR''xxERxERRR'|").run(stages: stages)
+    #expect(output.description == "'ERR''xERR''ERRx'--'xxERxERRR'|")
+  }
+
   @Test func parse_error_namesTheWord() {
     #expect(throws: PacingSyntaxError(wordIndex: 3, reason: "skip needs a count, a whole number such as 2")) {
       try PacingStage<String>.parse(["distinct", "distinct", "skip", "x"], durations: .frames)

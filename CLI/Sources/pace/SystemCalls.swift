@@ -10,6 +10,7 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
+import Synchronization
 
 /// The C library's calls that `pace` makes, under one name on every platform
 /// (`read`, `write` and `exit` are also names in Swift's own modules).
@@ -46,7 +47,16 @@ enum SystemCalls {
 }
 
 /// Ends the process with `status` (the C library's `exit`, which
-/// `ParsableCommand.exit(withError:)` hides inside a command).
+/// `ParsableCommand.exit(withError:)` hides inside a command). The first
+/// call exits; one made meanwhile from another thread (a signal's, the
+/// end of the input's) waits for it rather than calling `exit` at the same
+/// time, which the C library does not allow.
 func terminateProcess(status: Int32) -> Never {
-  SystemCalls.exit(status)
+  if exitClaim.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged {
+    SystemCalls.exit(status)
+  }
+  while true { pause() }
 }
+
+/// Whether a thread has begun to exit.
+private let exitClaim = Atomic<Bool>(false)

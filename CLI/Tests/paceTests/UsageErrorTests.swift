@@ -33,6 +33,10 @@ import Testing
     (["--stats", "--replay=yes", "distinct"], "", "--replay takes no value"),
     (["--replay", "distinct"], "1764000000 a\nyesterday b\n", "line 2 does not start with a timestamp"),
     (["--replay", "distinct"], "1764000000 a\n1764000001 b\n1764000000 c\n", "line 3 is out of order"),
+    (
+      ["--replay", "distinct"], "1764000001 a\n\n1764000000 b\n",
+      "line 3 is out of order: its timestamp is earlier than line 1's"
+    ),
     (["--replay", "distinct"], "2026-02-30T10:00:00Z a\n", "line 1 does not start with a timestamp"),
   ]
 

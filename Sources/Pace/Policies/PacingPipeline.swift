@@ -188,32 +188,26 @@ extension PacingPipeline: PacingStateMachine {
     return action
   }
 
+  /// Whether every stage is one of Pace's own policies, which may take the
+  /// values of an instant as one batch.
+  @inlinable
+  var takesBatches: Bool { stages.allSatisfy(\.isBuiltIn) }
+
   /// Runs `values`, which arrived together at `now`, through the stages as
   /// ``valueReceived(_:at:)`` would one after the other, and appends what
   /// comes out to `output`; returns the ending that came out, if any.
   ///
-  /// A pipeline of Pace's own policies runs them stage by stage: each stage
-  /// takes all of them, then the next takes what it let through. That gives
-  /// what one value after the other gives because no stage of Pace's sets a
-  /// deadline earlier than the instant it is told, so no timer falls due
-  /// between two values of the same instant. A pipeline with a stage of
-  /// your own runs them one after the other.
+  /// Only for a pipeline of Pace's own policies (`takesBatches`): it runs
+  /// them stage by stage, each stage taking all of them, then the next what
+  /// it let through. That gives what one value after the other gives
+  /// because no stage of Pace's sets a deadline earlier than the instant it
+  /// is told, so no timer falls due between two values of the same instant.
   @inlinable
   mutating func valuesReceived(
     _ values: [Value], at now: Instant, into output: inout [Value]
   ) -> PacingAction<Value>.Ending {
     guard !terminated else { return .none }
-    guard stages.allSatisfy(\.isBuiltIn) else {
-      for value in values {
-        var action = valueReceived(value, at: now)
-        if let head = action.head.take() {
-          output.append(head)
-          output.append(contentsOf: action.tail)
-        }
-        if action.ending != .none { return action.ending }
-      }
-      return .none
-    }
+    precondition(takesBatches, "valuesReceived is for pipelines of Pace's own policies")
     var input = values
     for index in stages.indices {
       var stageOutput: [Value] = []

@@ -48,16 +48,18 @@ final class CommandRunner: Sendable {
     let lineRoom = lineRoom
     supervisor = Task {
       var state = Supervision(options: options, events: events)
+      // On to the end of the process: a stop or an end that comes after
+      // the end is answered at once, and lines find room.
       for await event in stream {
         if case .line = event { lineRoom.signal() }
         state.handle(event)
-        if state.isDone { break }
       }
     }
   }
 
   /// An emitted line (its bytes, without the newline). Waits only while
-  /// ``pendingLineLimit`` lines wait already.
+  /// ``pendingLineLimit`` lines wait already: call it from a thread that may
+  /// block (not one of Swift concurrency's, which the supervisor needs).
   func lineEmitted(_ line: [UInt8]) {
     lineRoom.wait()
     events.yield(.line(line))
@@ -85,7 +87,7 @@ final class CommandRunner: Sendable {
     var policy: OnBusyStateMachine<[UInt8]>
     /// The run in progress: its generation, task and process group, and
     /// signals asked for before its group was known.
-    var running: (generation: UInt64, task: Task<Void, Never>, group: pid_t?, isStopping: Bool, pendingSignals: Int)?
+    var running: (generation: UInt64, task: Task<Void, Never>, group: pid_t?, isStopping: Bool, hasPendingSignal: Bool)?
     /// A run the policy has started that waits for the one it restarts to end.
     var pendingStart: (line: [UInt8], generation: UInt64)?
     /// Who waits for the end (the end of the input, a stop, another stop):
@@ -105,14 +107,14 @@ final class CommandRunner: Sendable {
     mutating func handle(_ event: Event) {
       switch event {
       case .line(let line):
-        guard !isStopping else { return }
+        guard !isStopping, !isDone else { return }
         perform(policy.workRequested(line))
       case .started(let generation, let group):
         guard running?.generation == generation else { return }
         running?.group = group
         if running?.isStopping == true { running?.task.cancel() }
-        for _ in 0..<(running?.pendingSignals ?? 0) { killpg(group, options.stopSignal) }
-        running?.pendingSignals = 0
+        if running?.hasPendingSignal == true { killpg(group, options.stopSignal) }
+        running?.hasPendingSignal = false
       case .ended(let generation, let outcome):
         let wasStopped = running?.generation == generation && running?.isStopping == true
         if running?.generation == generation { running = nil }
@@ -136,7 +138,9 @@ final class CommandRunner: Sendable {
           running?.task.cancel()
         }
       }
-      if !waiters.isEmpty, running == nil, pendingStart == nil, isStopping || !policy.hasWaitingRequest {
+      if !waiters.isEmpty,
+        isDone || (running == nil && pendingStart == nil && (isStopping || !policy.hasWaitingRequest))
+      {
         isDone = true
         for waiter in waiters { waiter.resume(returning: stopStatus) }
         waiters = []
@@ -159,7 +163,10 @@ final class CommandRunner: Sendable {
         if let group = running?.group {
           killpg(group, options.stopSignal)
         } else {
-          running?.pendingSignals += 1  // Sent as soon as the run's group is known.
+          // Sent as soon as the run's group is known: as the command starts,
+          // maybe before it has set up its handler. (Signals do not queue:
+          // several asked for meanwhile are one.)
+          running?.hasPendingSignal = true
         }
       case .none, .wait, .drop, .join, .cancelAll:
         break  // Kept waiting (queue), dropped (drop), or nothing to do.
@@ -174,7 +181,7 @@ final class CommandRunner: Sendable {
         }
         events.yield(.ended(generation: generation, outcome))
       }
-      running = (generation, task, nil, false, 0)
+      running = (generation, task, nil, false, false)
     }
 
     /// A run that failed is told on standard error, in one line; one that

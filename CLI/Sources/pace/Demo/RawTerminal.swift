@@ -39,21 +39,7 @@ struct RawTerminal {
   static func keys() -> AsyncStream<UInt8> {
     let (keys, continuation) = AsyncStream<UInt8>.makeStream()
     let reader = KeyReader(continuation: continuation)
-    var thread = pthread_t()
-    let box = Unmanaged.passRetained(reader).toOpaque()
-    let created = pthread_create(
-      &thread, nil,
-      { context in
-        let reader = Unmanaged<KeyReader>.fromOpaque(context!).takeRetainedValue()
-        reader.readUntilEnd()
-        return nil
-      }, box)
-    if created != 0 {
-      Unmanaged<KeyReader>.fromOpaque(box).release()
-      continuation.finish()
-    } else {
-      pthread_detach(thread)
-    }
+    if !BlockingThread.start({ reader.readUntilEnd() }) { continuation.finish() }
     return keys
   }
 }

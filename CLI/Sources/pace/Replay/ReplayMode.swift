@@ -34,7 +34,8 @@ enum ReplayMode {
     }
     var reader = LineReader(descriptor: input)
     var lineNumber = 0
-    var previous: ReplayInstant?
+    /// The last event's instant, and its line's number.
+    var previous: (instant: ReplayInstant, line: Int)?
     var failure: InputError?
     var inputIsOpen = true
     while inputIsOpen, failure == nil {
@@ -47,7 +48,7 @@ enum ReplayMode {
           switch Self.replayLine(line, number: lineNumber, after: previous) {
           case .success(let replayed):
             if previous == nil { runner.start(at: replayed.timestamp.instant, emit) }
-            previous = replayed.timestamp.instant
+            previous = (replayed.timestamp.instant, lineNumber)
             runner.send(replayed, at: replayed.timestamp.instant, emit)
           case .failure(let error):
             failure = error
@@ -65,7 +66,7 @@ enum ReplayMode {
 
   /// Line `number` read as a timestamp and the rest, or why it cannot be.
   private static func replayLine(
-    _ line: Line, number: Int, after previous: ReplayInstant?
+    _ line: Line, number: Int, after previous: (instant: ReplayInstant, line: Int)?
   ) -> Result<ReplayLine, InputError> {
     line.withBytes { bytes in
       guard let (timestamp, length) = ReplayTimestamp.parse(bytes) else {
@@ -77,10 +78,10 @@ enum ReplayMode {
               + "or seconds since the epoch such as 1764000000.25): '\(start)'"
           ))
       }
-      if let previous, timestamp.instant < previous {
+      if let previous, timestamp.instant < previous.instant {
         return .failure(
           InputError(
-            message: "line \(number) is out of order: its timestamp is earlier than line \(number - 1)'s"))
+            message: "line \(number) is out of order: its timestamp is earlier than line \(previous.line)'s"))
       }
       let separator = length < bytes.count ? bytes[length] : nil
       let content = line.dropping(first: length + (separator == nil ? 0 : 1))

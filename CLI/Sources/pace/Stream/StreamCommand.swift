@@ -56,11 +56,24 @@ enum StreamCommand {
   {
     let runner = CommandRunner(options)
     let signals = TerminationSignals(stopping: runner)
-    var sink = CommandSink(runner: runner)
-    do {
-      try StreamMode.run(stages: stages, counts: counts, into: &sink)
-    } catch {
-      FileDescriptorOutput.standardError.write("pace: error: cannot read the input: \(error.message)\n")
+    // The stream loop blocks (reading, waiting for room for a line), so it
+    // runs on a thread of its own: the runner, its commands and the
+    // signals' handlers need Swift concurrency's threads, of which a
+    // machine with one core has one.
+    let failure = await withCheckedContinuation { (done: CheckedContinuation<ReadError?, Never>) in
+      let started = BlockingThread.start {
+        var sink = CommandSink(runner: runner)
+        do throws(ReadError) {
+          try StreamMode.run(stages: stages, counts: counts, into: &sink)
+          done.resume(returning: nil)
+        } catch {
+          done.resume(returning: error)
+        }
+      }
+      if !started { done.resume(returning: ReadError(errorNumber: EAGAIN)) }
+    }
+    if let failure {
+      FileDescriptorOutput.standardError.write("pace: error: cannot read the input: \(failure.message)\n")
       terminateProcess(status: await runner.stop(exitStatus: 1))
     }
     // A SIGINT or SIGTERM that came meanwhile decides the exit status, whichever

@@ -73,7 +73,8 @@ public struct PacingPipeline<Value, Instant: InstantProtocol>: Sendable {
   mutating func run<Request: PipelineStageEvent<Value, Instant>>(
     _ inputs: PacingAction<Value>, at now: Instant, starting: Bool = false, firing: Bool = false,
     request: Request?, requestFirst: Bool = false, from firstStage: Int = 0
-  ) -> PacingAction<Value> {
+  ) -> PacingAction<Value>
+  where Request.Result == PacingAction<Value> {
     typealias Events = PipelineStageEvents<Value, Instant>
     guard !terminated else { return .none }
     var events = inputs
@@ -180,7 +181,8 @@ extension PacingPipeline: PacingStateMachine {
   @inlinable
   mutating func valueReceived(_ value: Value, at now: Instant, stage index: Int) -> PacingAction<Value> {
     var stageDeadline = stageDeadlines[index]
-    let action = stages[index].valueReceived(value, at: now, deadline: &stageDeadline)
+    let action = stages[index].apply(
+      PipelineStageEvents.ValueReceived(value: value, now: now), deadline: &stageDeadline)
     if stageDeadline != stageDeadlines[index] {
       stageDeadlines[index] = stageDeadline
       earliestDeadline = Self.earliest(of: stageDeadlines)
@@ -210,10 +212,10 @@ extension PacingPipeline: PacingStateMachine {
     precondition(takesBatches, "valuesReceived is for pipelines of Pace's own policies")
     var input = values
     for index in stages.indices {
-      var stageOutput: [Value] = []
-      stageOutput.reserveCapacity(input.count)
+      var batch = PipelineStageEvents<Value, Instant>.ValuesReceived(values: input, now: now)
       var stageDeadline = stageDeadlines[index]
-      let ending = stages[index].valuesReceived(input, at: now, deadline: &stageDeadline, into: &stageOutput)
+      let ending = stages[index].apply(&batch, deadline: &stageDeadline)
+      let stageOutput = batch.output
       if stageDeadline != stageDeadlines[index] {
         stageDeadlines[index] = stageDeadline
         earliestDeadline = Self.earliest(of: stageDeadlines)

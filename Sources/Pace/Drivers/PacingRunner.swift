@@ -164,7 +164,7 @@ extension PacingRunner {
     guard policy.takesBatches else {
       // A stage of one's own might set a deadline before `now`, due
       // between two of the values: one by one, timers fire between them.
-      for value in values { send(value, at: now, emit) }
+      sendOneByOne(values, at: now, emit)
       return
     }
     fireTimers(before: now, emit)
@@ -180,5 +180,13 @@ extension PacingRunner {
     case .failure: emit(.failure, now)
     }
     terminated = true
+  }
+
+  /// `send(contentsOf:at:_:)` for a pipeline with a stage of one's own; out
+  /// of line, so that the batch path stays small enough to be inlined whole.
+  @inlinable @inline(never)
+  mutating func sendOneByOne<V, I>(_ values: [V], at now: I, _ emit: (PacingEvent<V>, I) -> Void)
+  where Machine == PacingPipeline<V, I> {
+    for value in values { send(value, at: now, emit) }
   }
 }

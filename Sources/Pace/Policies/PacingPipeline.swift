@@ -41,6 +41,10 @@ public struct PacingPipeline<Value, Instant: InstantProtocol>: Sendable {
   @usableFromInline var stageDeadlines: [Instant?]
   /// The earliest of `stageDeadlines`.
   @usableFromInline var earliestDeadline: Instant?
+  /// Whether every stage is one of Pace's own policies, which may take the
+  /// values of an instant as one batch. Kept, not computed on each batch: a
+  /// key path in generic code is made anew at run time at each use.
+  @usableFromInline let takesBatches: Bool
 
   /// Whether the pipeline has delivered its finish or failure.
   public var isTerminated: Bool { terminated }
@@ -50,6 +54,7 @@ public struct PacingPipeline<Value, Instant: InstantProtocol>: Sendable {
   /// passes every event through unchanged.
   public init(_ stages: [Stage]) {
     self.stages = stages.map(PipelineStage.init)
+    takesBatches = self.stages.allSatisfy { $0.isBuiltIn }
     stageDeadlines = self.stages.map(\.deadline)
     earliestDeadline = Self.earliest(of: stageDeadlines)
   }
@@ -73,8 +78,7 @@ public struct PacingPipeline<Value, Instant: InstantProtocol>: Sendable {
   mutating func run<Request: PipelineStageEvent<Value, Instant>>(
     _ inputs: PacingAction<Value>, at now: Instant, starting: Bool = false, firing: Bool = false,
     request: Request?, requestFirst: Bool = false, from firstStage: Int = 0
-  ) -> PacingAction<Value>
-  where Request.Result == PacingAction<Value> {
+  ) -> PacingAction<Value> {
     typealias Events = PipelineStageEvents<Value, Instant>
     guard !terminated else { return .none }
     var events = inputs
@@ -181,19 +185,13 @@ extension PacingPipeline: PacingStateMachine {
   @inlinable
   mutating func valueReceived(_ value: Value, at now: Instant, stage index: Int) -> PacingAction<Value> {
     var stageDeadline = stageDeadlines[index]
-    let action = stages[index].apply(
-      PipelineStageEvents.ValueReceived(value: value, now: now), deadline: &stageDeadline)
+    let action = stages[index].valueReceived(value, at: now, deadline: &stageDeadline)
     if stageDeadline != stageDeadlines[index] {
       stageDeadlines[index] = stageDeadline
       earliestDeadline = Self.earliest(of: stageDeadlines)
     }
     return action
   }
-
-  /// Whether every stage is one of Pace's own policies, which may take the
-  /// values of an instant as one batch.
-  @inlinable
-  var takesBatches: Bool { stages.allSatisfy(\.isBuiltIn) }
 
   /// Runs `values`, which arrived together at `now`, through the stages as
   /// ``valueReceived(_:at:)`` would one after the other, and appends what
@@ -212,10 +210,10 @@ extension PacingPipeline: PacingStateMachine {
     precondition(takesBatches, "valuesReceived is for pipelines of Pace's own policies")
     var input = values
     for index in stages.indices {
-      var batch = PipelineStageEvents<Value, Instant>.ValuesReceived(values: input, now: now)
+      var stageOutput: [Value] = []
+      stageOutput.reserveCapacity(input.count)
       var stageDeadline = stageDeadlines[index]
-      let ending = stages[index].apply(&batch, deadline: &stageDeadline)
-      let stageOutput = batch.output
+      let ending = stages[index].valuesReceived(input, at: now, deadline: &stageDeadline, into: &stageOutput)
       if stageDeadline != stageDeadlines[index] {
         stageDeadlines[index] = stageDeadline
         earliestDeadline = Self.earliest(of: stageDeadlines)

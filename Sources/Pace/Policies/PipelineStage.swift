@@ -42,9 +42,9 @@ enum PipelineStage<Value, Instant: InstantProtocol>: @unchecked Sendable {
   /// policy while it is out, so the caller never needs to copy the stage to
   /// ask for it.
   @inlinable
-  mutating func apply<Event: PipelineStageEvent<Value, Instant>>(
-    _ event: inout Event, deadline: inout Instant?
-  ) -> Event.Result {
+  mutating func apply(
+    _ event: some PipelineStageEvent<Value, Instant>, deadline: inout Instant?
+  ) -> PacingAction<Value> {
     // Moved out, not copied, and put back: no retain or release per event.
     switch consume self {
     case .debounce(var machine):
@@ -80,13 +80,98 @@ enum PipelineStage<Value, Instant: InstantProtocol>: @unchecked Sendable {
     }
   }
 
-  /// ``apply(_:deadline:)`` for an event that keeps nothing of its own.
+  /// `apply` for a value, with the value handed straight to the policy
+  /// rather than through an event: the hot path of every pipeline.
   @inlinable
-  mutating func apply<Event: PipelineStageEvent<Value, Instant>>(
-    _ event: Event, deadline: inout Instant?
-  ) -> Event.Result {
-    var event = event
-    return apply(&event, deadline: &deadline)
+  mutating func valueReceived(_ value: Value, at now: Instant, deadline: inout Instant?) -> PacingAction<Value> {
+    switch consume self {
+    case .debounce(var machine):
+      defer {
+        deadline = machine.deadline
+        self = .debounce(machine)
+      }
+      return machine.valueReceived(value, at: now)
+    case .throttle(var machine):
+      defer {
+        deadline = machine.deadline
+        self = .throttle(machine)
+      }
+      return machine.valueReceived(value, at: now)
+    case .distinct(var machine):
+      defer { self = .distinct(machine) }
+      return machine.valueReceived(value, at: now)
+    case .filter(var machine):
+      defer { self = .filter(machine) }
+      return machine.valueReceived(value, at: now)
+    case .skip(var machine):
+      defer { self = .skip(machine) }
+      return machine.valueReceived(value, at: now)
+    case .take(var machine):
+      defer { self = .take(machine) }
+      return machine.valueReceived(value, at: now)
+    case .other(var machine):
+      defer {
+        deadline = machine.deadline
+        self = .other(machine)
+      }
+      return machine.valueReceived(value, at: now)
+    }
+  }
+
+  /// Hands the policy `values`, which arrived together at `now`, one after
+  /// the other, and appends the values it emits to `output`; stops at an
+  /// ending, and returns it. One switch for them all, then specialised code.
+  /// Not for `.other` stages, whose deadline could fall before `now` between
+  /// two of the values (see `PacingPipeline.valuesReceived`).
+  @inlinable
+  mutating func valuesReceived(
+    _ values: [Value], at now: Instant, deadline: inout Instant?, into output: inout [Value]
+  ) -> PacingAction<Value>.Ending {
+    switch consume self {
+    case .debounce(var machine):
+      defer {
+        deadline = machine.deadline
+        self = .debounce(machine)
+      }
+      return Self.receive(values, at: now, by: &machine, into: &output)
+    case .throttle(var machine):
+      defer {
+        deadline = machine.deadline
+        self = .throttle(machine)
+      }
+      return Self.receive(values, at: now, by: &machine, into: &output)
+    case .distinct(var machine):
+      defer { self = .distinct(machine) }
+      return Self.receive(values, at: now, by: &machine, into: &output)
+    case .filter(var machine):
+      defer { self = .filter(machine) }
+      return Self.receive(values, at: now, by: &machine, into: &output)
+    case .skip(var machine):
+      defer { self = .skip(machine) }
+      return Self.receive(values, at: now, by: &machine, into: &output)
+    case .take(var machine):
+      defer { self = .take(machine) }
+      return Self.receive(values, at: now, by: &machine, into: &output)
+    case .other(let machine):
+      self = .other(machine)
+      preconditionFailure("valuesReceived is for Pace's own policies")
+    }
+  }
+
+  @inlinable
+  static func receive<Machine: PacingStateMachine>(
+    _ values: [Value], at now: Instant, by machine: inout Machine, into output: inout [Value]
+  ) -> PacingAction<Value>.Ending where Machine.Value == Value, Machine.Instant == Instant {
+    // By index, so that each value is lent to the policy, not copied out.
+    for index in values.indices {
+      var action = machine.valueReceived(values[index], at: now)
+      if let head = action.head.take() {
+        output.append(head)
+        if !action.tail.isEmpty { output.append(contentsOf: action.tail) }
+      }
+      if action.ending != .none { return action.ending }
+    }
+    return .none
   }
 
   /// Whether this is one of Pace's own policies.
@@ -121,46 +206,13 @@ enum PipelineStage<Value, Instant: InstantProtocol>: @unchecked Sendable {
 protocol PipelineStageEvent<Value, Instant> {
   associatedtype Value
   associatedtype Instant: InstantProtocol
-  /// What the policy answers: its action, or for a batch how it ended.
-  associatedtype Result
-  mutating func apply<Machine: PacingStateMachine>(to machine: inout Machine) -> Result
+  func apply<Machine: PacingStateMachine>(to machine: inout Machine) -> PacingAction<Value>
   where Machine.Value == Value, Machine.Instant == Instant
 }
 
-/// The events of ``PacingStateMachine``: a value, a signal at an instant,
-/// or the values of one instant in a batch.
+/// The events of ``PacingStateMachine``: a value, or a signal at an instant.
 @usableFromInline
 enum PipelineStageEvents<Value, Instant: InstantProtocol> {
-  /// Values that arrived together at `now`, handed to the policy one after
-  /// the other, lent rather than copied; what it emits is appended to
-  /// `output`. Stops at an ending, and answers it (`.none` when there is
-  /// none).
-  @usableFromInline
-  struct ValuesReceived: PipelineStageEvent {
-    @usableFromInline let values: [Value]
-    @usableFromInline let now: Instant
-    @usableFromInline var output: [Value]
-    @inlinable init(values: [Value], now: Instant) {
-      (self.values, self.now) = (values, now)
-      output = []
-      output.reserveCapacity(values.count)
-    }
-
-    @inlinable
-    mutating func apply<Machine: PacingStateMachine>(to machine: inout Machine) -> PacingAction<Value>.Ending
-    where Machine.Value == Value, Machine.Instant == Instant {
-      for index in values.indices {
-        var action = machine.valueReceived(values[index], at: now)
-        if let head = action.head.take() {
-          output.append(head)
-          if !action.tail.isEmpty { output.append(contentsOf: action.tail) }
-        }
-        if action.ending != .none { return action.ending }
-      }
-      return .none
-    }
-  }
-
   @usableFromInline
   struct ValueReceived: PipelineStageEvent {
     @usableFromInline let value: Value

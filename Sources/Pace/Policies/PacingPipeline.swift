@@ -185,7 +185,8 @@ extension PacingPipeline: PacingStateMachine {
   @inlinable
   mutating func valueReceived(_ value: Value, at now: Instant, stage index: Int) -> PacingAction<Value> {
     var stageDeadline = stageDeadlines[index]
-    let action = stages[index].valueReceived(value, at: now, deadline: &stageDeadline)
+    let action = stages[index].apply(
+      PipelineStageEvents.ValueReceived(value: value, now: now), deadline: &stageDeadline)
     if stageDeadline != stageDeadlines[index] {
       stageDeadlines[index] = stageDeadline
       earliestDeadline = Self.earliest(of: stageDeadlines)

@@ -80,44 +80,6 @@ enum PipelineStage<Value, Instant: InstantProtocol>: @unchecked Sendable {
     }
   }
 
-  /// `apply` for a value, with the value handed straight to the policy
-  /// rather than through an event: the hot path of every pipeline.
-  @inlinable
-  mutating func valueReceived(_ value: Value, at now: Instant, deadline: inout Instant?) -> PacingAction<Value> {
-    switch consume self {
-    case .debounce(var machine):
-      defer {
-        deadline = machine.deadline
-        self = .debounce(machine)
-      }
-      return machine.valueReceived(value, at: now)
-    case .throttle(var machine):
-      defer {
-        deadline = machine.deadline
-        self = .throttle(machine)
-      }
-      return machine.valueReceived(value, at: now)
-    case .distinct(var machine):
-      defer { self = .distinct(machine) }
-      return machine.valueReceived(value, at: now)
-    case .filter(var machine):
-      defer { self = .filter(machine) }
-      return machine.valueReceived(value, at: now)
-    case .skip(var machine):
-      defer { self = .skip(machine) }
-      return machine.valueReceived(value, at: now)
-    case .take(var machine):
-      defer { self = .take(machine) }
-      return machine.valueReceived(value, at: now)
-    case .other(var machine):
-      defer {
-        deadline = machine.deadline
-        self = .other(machine)
-      }
-      return machine.valueReceived(value, at: now)
-    }
-  }
-
   /// Hands the policy `values`, which arrived together at `now`, one after
   /// the other, and appends the values it emits to `output`; stops at an
   /// ending, and returns it. One switch for them all, then specialised code.

@@ -103,7 +103,7 @@ public struct WorkDiagram: Hashable, Sendable {
         if let superseding { timeline.skips.append(.init(frame: frame, event: .value(superseding.name))) }
       case .drop(let request):
         timeline.skips.append(.init(frame: frame, event: .value(request.name)))
-      case .none, .join, .signal, .cancelAll:
+      case .none, .cancelAll:
         break
       }
     }
@@ -113,14 +113,7 @@ public struct WorkDiagram: Hashable, Sendable {
       // Requests first…
       while let entry = pending.first, entry.frame == frame {
         pending.removeFirst()
-        let action = machine.workRequested(entry.request)
-        switch action {
-        case .join, .signal:
-          // Not run: it shares the running work, or signals it.
-          timeline.skips.append(.init(frame: frame, event: .value(entry.request.name)))
-        default:
-          follow(action, at: frame)
-        }
+        follow(machine.workRequested(entry.request), at: frame)
       }
       // …then the work that ends now, earliest first (what it starts may end now too).
       while let index = running.indices.min(by: { running[$0].end < running[$1].end }), running[index].end <= frame {
@@ -141,7 +134,7 @@ public struct WorkDiagram: Hashable, Sendable {
 ///     starts   a---c       work started
 ///     ends     ----a-c     work ended by itself
 ///     cancels              work cancelled (restart)
-///     skips    ----b       requests never run: dropped, replaced while waiting, or joined
+///     skips    ----b       requests never run: dropped, or replaced while waiting
 public struct WorkTimeline: Hashable, Sendable, CustomStringConvertible {
   /// Each request's name at the frame its work starts.
   public var starts: MarbleDiagram
@@ -149,9 +142,8 @@ public struct WorkTimeline: Hashable, Sendable, CustomStringConvertible {
   public var ends: MarbleDiagram
   /// At the frame work is cancelled, because newer work restarted it.
   public var cancels: MarbleDiagram
-  /// At the frame a request is known never to run: dropped, replaced by a
-  /// newer request while it waited, or joined to the running work
-  /// (`OnBusy.share`) or signalled to it (`OnBusy.signal`).
+  /// At the frame a request is known never to run: dropped, or replaced by
+  /// a newer request while it waited.
   public var skips: MarbleDiagram
 
   /// Creates a timeline from its four diagrams.

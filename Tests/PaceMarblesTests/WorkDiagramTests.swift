@@ -34,8 +34,6 @@ import Testing
     Case(onBusy: .drop, requests: "a-b-c", work: "4-1-2", starts: "a", ends: "----a", skips: "--b-c"),
     Case(onBusy: .restart, requests: "a-b-c", work: "4-1-2", starts: "a-b-c", ends: "---b--c", cancels: "--a"),
     Case(onBusy: .restart, requests: "abc", work: "333", starts: "abc", ends: "-----c", cancels: "-ab"),
-    Case(onBusy: .share, requests: "a-b-c", work: "4-1-2", starts: "a", ends: "----a", skips: "--b-c"),
-    Case(onBusy: .signal, requests: "ab", work: "21", starts: "a", ends: "--a", skips: "-b"),
     // A request at the frame where work ends finds it running (inputs first).
     Case(onBusy: .drop, requests: "a-b", work: "2-1", starts: "a", ends: "--a", skips: "--b"),
     Case(onBusy: .queue, requests: "a-b", work: "2-1", starts: "a-b", ends: "--ab"),

@@ -22,7 +22,6 @@ import Testing
     (.restart, "a-b-c", "4-1-2"),
     (.restart, "abc", "333"),
     (.restart, "a-bc----d", "5-21----1"),
-    (.share, "a-b-c", "4-1-2"),
   ]
 
   /// What the handler did, by frame.

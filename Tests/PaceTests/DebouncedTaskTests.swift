@@ -30,7 +30,7 @@ import Testing
   @Test func aBurstRunsTheOperationOnce_withTheLatestArgument_afterTheQuietPeriod() async {
     let search = debounce { "results for \($0)" }
     let a = call(search, "a")
-    await search.waitForCalls(count: 1)
+    await search.waitUntil(calls: 1)
     let b = call(search, "b")
     #expect(await a.value == .cancelled)  // At once: the clock has not moved.
     let c = call(search, "c")
@@ -42,7 +42,7 @@ import Testing
     clock.advance(by: .frames(1))
     #expect(await c.value == .value("results for c"))
     #expect(started.all == ["c"])
-    #expect(!search.isWaiting && !search.isRunning)
+    #expect(!search.isPending && !search.isRunning)
   }
 
   @Test func aNewBurst_cancelsTheOperationStillRunningForTheOldOne_evenWhenItIgnoresCancellation() async {
@@ -52,13 +52,13 @@ import Testing
       return argument
     }
     let old = call(search, "old")
-    await search.waitForCalls(count: 1)
+    await search.waitUntil(calls: 1)
     clock.advance(by: .frames(3))
     var arrivals = gate.arrived.makeAsyncIterator()
     await arrivals.next()  // "old" runs.
     let new = call(search, "new")
-    await search.waitForCalls(count: 2)
-    #expect(search.isWaiting && search.isRunning)
+    await search.waitUntil(calls: 2)
+    #expect(search.isPending && search.isRunning)
     clock.advance(by: .frames(3))
     // "new" started: "old" is resolved at once, although its operation is still at the gate.
     #expect(await old.value == .cancelled)
@@ -76,12 +76,12 @@ import Testing
       return argument
     }
     let old = call(search, "old")
-    await search.waitForCalls(count: 1)
+    await search.waitUntil(calls: 1)
     clock.advance(by: .frames(3))
     var oldArrivals = oldGate.arrived.makeAsyncIterator()
     await oldArrivals.next()
     let new = call(search, "new")
-    await search.waitForCalls(count: 2)
+    await search.waitUntil(calls: 2)
     clock.advance(by: .frames(3))
     var newArrivals = newGate.arrived.makeAsyncIterator()
     await newArrivals.next()
@@ -94,13 +94,13 @@ import Testing
   @Test func cancellingAWaitingCaller_meansItsOperationNeverRuns() async {
     let search = debounce()
     let a = call(search, "a")
-    await search.waitForCalls(count: 1)
+    await search.waitUntil(calls: 1)
     a.cancel()
     #expect(await a.value == .cancelled)
     clock.advance(by: .frames(10))
     await clock.settle()
     #expect(started.all.isEmpty)
-    #expect(!search.isWaiting)
+    #expect(!search.isPending)
   }
 
   @Test func cancellingARunningCaller_cancelsItsOperation() async {
@@ -117,7 +117,7 @@ import Testing
       return argument
     }
     let a = call(search, "a")
-    await search.waitForCalls(count: 1)
+    await search.waitUntil(calls: 1)
     clock.advance(by: .frames(3))
     await clock.waitForSleepers()
     a.cancel()
@@ -147,7 +147,7 @@ import Testing
     let search = debounce(edges: .trailing(maxWait: .frames(5)))
     // A call every 2 frames, so the quiet period of 3 never comes.
     let a = call(search, "a")
-    await search.waitForCalls(count: 1)
+    await search.waitUntil(calls: 1)
     clock.advance(to: .frame(2))
     let b = call(search, "b")
     #expect(await a.value == .cancelled)
@@ -158,7 +158,7 @@ import Testing
     #expect(await c.value == .value("c"))
     clock.advance(to: .frame(6))
     let d = call(search, "d")
-    await search.waitForCalls(count: 4)
+    await search.waitUntil(calls: 4)
     clock.advance(to: .frame(8))
     await clock.settle()
     #expect(started.all == ["c"])
@@ -171,7 +171,7 @@ import Testing
     struct Boom: Error {}
     let search = debounce { _ in throw Boom() }
     let a = call(search, "a")
-    await search.waitForCalls(count: 1)
+    await search.waitUntil(calls: 1)
     clock.advance(by: .frames(3))
     #expect(await a.value == .failed("Boom()"))
   }
@@ -179,7 +179,7 @@ import Testing
   @Test func cancel_resolvesEveryCall() async {
     let search = debounce()
     let a = call(search, "a")
-    await search.waitForCalls(count: 1)
+    await search.waitUntil(calls: 1)
     search.cancel()
     #expect(await a.value == .cancelled)
     clock.advance(by: .frames(10))
@@ -221,6 +221,6 @@ import Testing
       if count == total { break }
     }
     #expect(count == total)
-    #expect(!search.isWaiting && !search.isRunning)
+    #expect(!search.isPending && !search.isRunning)
   }
 }

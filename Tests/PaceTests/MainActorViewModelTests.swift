@@ -89,7 +89,7 @@ struct LibraryBackend: Sendable {
 
   /// Returns once `count` prefixes have reached the debounce; for the test.
   func suggestionsRequested(_ count: Int) async {
-    await suggest.waitForCalls(count: count)
+    await suggest.waitUntil(calls: count)
   }
 
   func bookSelected(_ id: Int) async {

@@ -60,10 +60,6 @@ import Testing
       onBusy: .restart, state: "idle", setup: idle, event: .request("x"), action: .start("x", generation: 1), running: 1
     ),
     Cell(
-      onBusy: .share, state: "idle", setup: idle, event: .request("x"), action: .start("x", generation: 1), running: 1),
-    Cell(
-      onBusy: .signal, state: "idle", setup: idle, event: .request("x"), action: .start("x", generation: 1), running: 1),
-    Cell(
       onBusy: .queue, state: "idle again", setup: idleAgain, event: .request("x"), action: .start("x", generation: 2),
       running: 2),
     Cell(onBusy: .queue, state: "idle", setup: idle, event: .finish(1), action: .none, running: nil),
@@ -79,11 +75,6 @@ import Testing
     Cell(
       onBusy: .restart, state: "running", setup: running, event: .request("x"),
       action: .restart(cancelling: 1, start: "x", generation: 2), running: 2),
-    Cell(
-      onBusy: .share, state: "running", setup: running, event: .request("x"), action: .join(generation: 1), running: 1),
-    Cell(
-      onBusy: .signal, state: "running", setup: running, event: .request("x"), action: .signal(generation: 1),
-      running: 1),
     // A finish: the waiting request starts; otherwise idle; a stale one changes nothing.
     Cell(
       onBusy: .queue, state: "running, b waiting", setup: runningWithWaiting, event: .finish(1),

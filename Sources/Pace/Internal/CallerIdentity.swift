@@ -13,12 +13,12 @@
 /// its call can only meet a later call of the same task, and that task is
 /// cancelled, so the later call is cancelled rightly.
 @usableFromInline
-struct CallerIdentity: Hashable, Sendable {
+package struct CallerIdentity: Hashable, Sendable {
   @usableFromInline let address: UInt
 
   /// The identity of the task this runs in.
   @inlinable
-  static var current: CallerIdentity {
+  package static var current: CallerIdentity {
     withUnsafeCurrentTask { task in
       // `UnsafeCurrentTask` holds the task's address and nothing else; it is
       // not `Sendable`, so the handler keeps the address.

@@ -13,12 +13,12 @@
 /// and converting a closure of another shape costs an allocation per task.
 /// Call it with no lock held: the body may run here.
 @inlinable
-func startTask<Success>(
-  _ body: sending @escaping @isolated(any) () async throws -> Success
+package func startTask<Success>(
+  immediately: Bool = true,
+  @_inheritActorContext _ body: sending @escaping @isolated(any) () async throws -> Success
 ) -> Task<Success, any Error> {
-  if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+  if immediately, #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
     return Task.immediate(operation: body)
-  } else {
-    return Task(operation: body)
   }
+  return Task(operation: body)
 }

@@ -115,13 +115,6 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     return false
   }
 
-  /// Sends `value`; whether the policy kept it (emitted it, or holds it
-  /// pending) rather than dropping it. For drivers built on a pacer, such as
-  /// ``DebouncedTask``; not API.
-  package func sendReportingKept(_ value: Value) -> Bool where Value: Equatable {
-    driver.storage.sendReportingKept(value)
-  }
-
   /// The input fails: the policy drops what it holds back and ends. For tools
   /// that replay a whole input, such as the marble runner; not API.
   package func fail() {

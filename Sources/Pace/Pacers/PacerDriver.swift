@@ -54,25 +54,6 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     perform { state in state.core.machine.valueReceived(value, at: state.core.now) }
   }
 
-  /// Sends `value` and answers whether the policy kept it: emitted it at
-  /// once, or holds it pending. A debounce with no trailing edge drops a
-  /// value inside a burst; a caller that waits for its value to be handled
-  /// must know.
-  func sendReportingKept(_ value: Value) -> Bool where Value: Equatable {
-    var isKept = false
-    perform { state in
-      let action = state.core.machine.valueReceived(value, at: state.core.now)
-      isKept =
-        state.core.machine.hasPendingValue
-        || action.contains { event in
-          if case .value(let emitted) = event { return emitted == value }
-          return false
-        }
-      return action
-    }
-    return isKept
-  }
-
   @inlinable
   func flush() {
     perform { state in state.core.machine.flushRequested(at: state.core.now) }

@@ -5,15 +5,15 @@
 
 /// What a new request does while work started for an earlier one still runs.
 ///
-/// The vocabulary of watchexec's `--on-busy-update`, plus `share`:
+/// The vocabulary of watchexec's `--on-busy-update`, for the answers a
+/// handler can give (the command line adds `signal`, which tells a process;
+/// callers who share one execution use ``SingleFlight``):
 ///
 ///     requests:  a--b-c------
 ///     work:      [a----]
 ///     queue:     a runs; b waits, then c replaces it; c runs when a ends
 ///     drop:      a runs; b and c are dropped
 ///     restart:   a is cancelled at b, b at c; c runs
-///     share:     b and c join a and get its result
-///     signal:    a is told at b and at c; b and c do not run
 public enum OnBusy: Hashable, Sendable {
   /// Keep one request waiting, the latest: it runs when the running work
   /// ends, so there is always a run after the last request.
@@ -22,8 +22,4 @@ public enum OnBusy: Hashable, Sendable {
   case drop
   /// Cancel the running work and start the new request at once: latest wins.
   case restart
-  /// Join the running work: the new request gets its result.
-  case share
-  /// Tell the running work (a signal to a process); the new request does not run.
-  case signal
 }

@@ -4,14 +4,14 @@
 //===----------------------------------------------------------------------===//
 
 /// The on-busy policy: told that work was requested, finished or cancelled,
-/// it answers what to start, cancel, join or resolve. Like the pacing
-/// policies it is pure: no clock, no lock, no task. Latest-wins tasks,
-/// single-flight, pacers with `async` handlers and the command line's
-/// `--on-busy` are its drivers.
+/// it answers what to start, cancel or resolve. Like the pacing policies it
+/// is pure: no clock, no lock, no task. Pacers with `async` handlers,
+/// ``DebouncedTask``, `Pager` and the command line's `--on-busy` are its
+/// drivers.
 ///
-/// Every start has a generation number, and "latest wins" is decided by it,
-/// never by comparing requests: a finish or a result of an older generation
-/// is stale and changes nothing.
+/// Every start has a generation number, and which work is the latest is
+/// decided by it (`LatestWins`), never by comparing requests: a finish of an
+/// older generation is stale and changes nothing.
 ///
 ///     var work = OnBusyStateMachine<String>(.queue)
 ///     work.workRequested("a")              // .start("a", generation: 1)
@@ -23,16 +23,10 @@ public struct OnBusyStateMachine<Request> {
   /// What a new request does while work runs.
   public let onBusy: OnBusy
 
-  @usableFromInline
-  enum State {
-    /// No work runs.
-    case idle
-    /// The work of `generation` runs; `waiting` waits to run after it (queue).
-    case running(generation: UInt64, waiting: Request?)
-  }
-
-  @usableFromInline var state: State = .idle
-  @usableFromInline var generation: UInt64 = 0
+  /// Which work runs, and counts.
+  @usableFromInline var latest = LatestWins()
+  /// The request that waits to run after the running work (queue).
+  @usableFromInline var waiting: Request?
 
   /// Creates the policy for `onBusy`.
   public init(_ onBusy: OnBusy) {
@@ -42,41 +36,32 @@ public struct OnBusyStateMachine<Request> {
   /// The generation of the running work, if any.
   @inlinable
   public var runningGeneration: UInt64? {
-    if case .running(let generation, _) = state { return generation }
-    return nil
+    latest.running
   }
 
   /// Whether a request waits to run (queue).
   public var hasWaitingRequest: Bool {
-    if case .running(_, .some) = state { return true }
-    return false
+    waiting != nil
   }
 
   /// A request arrives.
   @inlinable
   public mutating func workRequested(_ request: Request) -> OnBusyAction<Request> {
-    switch state {
-    case .idle:
+    guard let running = latest.running else {
       // Nothing runs: start it.
-      return start(request)
-    case .running(let running, let waiting):
-      switch onBusy {
-      case .queue:
-        // It waits; a request that waited before it never runs.
-        state = .running(generation: running, waiting: request)
-        return .wait(superseding: waiting)
-      case .drop:
-        return .drop(request)
-      case .restart:
-        // Latest wins: the running work is cancelled, the new one starts now.
-        let action = start(request)
-        guard case .start(let request, let generation) = action else { preconditionFailure("start always starts") }
-        return .restart(cancelling: running, start: request, generation: generation)
-      case .share:
-        return .join(generation: running)
-      case .signal:
-        return .signal(generation: running)
-      }
+      return .start(request, generation: latest.start().generation)
+    }
+    switch onBusy {
+    case .queue:
+      // It waits; a request that waited before it never runs.
+      defer { waiting = request }
+      return .wait(superseding: waiting)
+    case .drop:
+      // The running work goes on.
+      return .drop(request)
+    case .restart:
+      // Latest wins: the running work is cancelled, the new one starts now.
+      return .restart(cancelling: running, start: request, generation: latest.start().generation)
     }
   }
 
@@ -84,45 +69,25 @@ public struct OnBusyStateMachine<Request> {
   /// request starts; a stale generation changes nothing.
   @inlinable
   public mutating func workFinished(generation finished: UInt64) -> OnBusyAction<Request> {
-    switch state {
-    case .running(let running, let waiting) where running == finished:
-      // The running work ended: the waiting request, if any, runs now.
-      guard let waiting else {
-        state = .idle
-        return .none
-      }
-      return start(waiting)
-    case .running, .idle:
-      // A generation that was restarted away, or a finish reported twice.
-      return .none
-    }
+    // A generation that was restarted away, or a finish reported twice: stale.
+    guard latest.finish(finished) else { return .none }
+    // The running work ended: the waiting request, if any, runs now.
+    guard let next = waiting.take() else { return .none }
+    return .start(next, generation: latest.start().generation)
   }
 
   /// Everything is cancelled: the running work is cancelled, a waiting
   /// request never runs, and the policy is idle.
   @inlinable
   public mutating func cancelled() -> OnBusyAction<Request> {
-    switch state {
-    case .running(let running, let waiting):
-      // Both go.
-      state = .idle
-      return .cancelAll(cancelling: running, superseding: waiting)
-    case .idle:
-      // Nothing to cancel.
-      return .none
-    }
-  }
-
-  @inlinable
-  mutating func start(_ request: Request) -> OnBusyAction<Request> {
-    generation &+= 1
-    state = .running(generation: generation, waiting: nil)
-    return .start(request, generation: generation)
+    // Nothing runs: nothing to cancel (nothing waits without running work).
+    guard let running = latest.cancel() else { return .none }
+    // Both go.
+    return .cancelAll(cancelling: running, superseding: waiting.take())
   }
 }
 
 extension OnBusyStateMachine: Sendable where Request: Sendable {}
-extension OnBusyStateMachine.State: Sendable where Request: Sendable {}
 
 /// What an ``OnBusyStateMachine`` asks its driver to do.
 public enum OnBusyAction<Request> {
@@ -138,10 +103,6 @@ public enum OnBusyAction<Request> {
   /// Cancel the work of `cancelling` (its caller is superseded) and start
   /// `start` as `generation`, at once.
   case restart(cancelling: UInt64, start: Request, generation: UInt64)
-  /// The request shares the work of `generation`: give it that result.
-  case join(generation: UInt64)
-  /// Signal the work of `generation`; the request is not run.
-  case signal(generation: UInt64)
   /// Cancel the work of `cancelling`, and resolve the caller of
   /// `superseding`, which never runs.
   case cancelAll(cancelling: UInt64, superseding: Request?)

@@ -99,7 +99,7 @@ package struct PagingStateMachine<Cursor> {
     case .none:
       // Nothing runs.
       return start()
-    case .start, .wait, .drop, .restart, .join, .signal:
+    case .start, .wait, .drop, .restart:
       preconditionFailure("cancelled() only cancels")
     }
   }
@@ -135,7 +135,7 @@ package struct PagingStateMachine<Cursor> {
     case .none:
       // Nothing runs.
       return .none
-    case .start, .wait, .drop, .restart, .join, .signal:
+    case .start, .wait, .drop, .restart:
       preconditionFailure("cancelled() only cancels")
     }
   }
@@ -166,7 +166,7 @@ package struct PagingStateMachine<Cursor> {
     case .drop:
       // A load runs: never two at once.
       return .none
-    case .none, .wait, .restart, .join, .signal, .cancelAll:
+    case .none, .wait, .restart, .cancelAll:
       preconditionFailure("drop only starts or drops")
     }
   }

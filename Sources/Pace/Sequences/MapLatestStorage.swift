@@ -32,13 +32,12 @@ where Base.Element: Sendable {
     /// The consumer suspended in `next()`, if any.
     @usableFromInline var consumer: Consumer?
     /// The task of the current operation, once its start has returned, and its generation.
-    @usableFromInline var operation: Task<Void, Never>?
+    @usableFromInline var operation: Task<Void, any Error>?
     @usableFromInline var operationGeneration: UInt64 = 0
     /// An operation cancelled before its task was stored: cancelled once it is.
     @usableFromInline var cancelledGeneration: UInt64?
     @usableFromInline var progress = MapLatestProgress()
-    @usableFromInline var progressWaiters: [ProgressWaiter] = []
-    @usableFromInline var lastWaiterID: UInt64 = 0
+    @usableFromInline var progressWaiters = ProgressWaiters<MapLatestProgress>()
 
     @inlinable
     init() {}
@@ -48,22 +47,8 @@ where Base.Element: Sendable {
     mutating func takeReachedWaiters() -> [CheckedContinuation<Void, Never>] {
       guard !progressWaiters.isEmpty else { return [] }
       progress.isEnded = machine.isEnded
-      let progress = self.progress
-      var reached: [CheckedContinuation<Void, Never>] = []
-      progressWaiters.removeAll { waiter in
-        guard waiter.condition(progress) else { return false }
-        reached.append(waiter.continuation)
-        return true
-      }
-      return reached
+      return progressWaiters.takeReached(progress)
     }
-  }
-
-  @usableFromInline
-  struct ProgressWaiter {
-    @usableFromInline var id: UInt64
-    @usableFromInline var condition: @Sendable (MapLatestProgress) -> Bool
-    @usableFromInline var continuation: CheckedContinuation<Void, Never>
   }
 
   @usableFromInline let state = LockedState(State())
@@ -114,8 +99,7 @@ where Base.Element: Sendable {
   func cancel() {
     let effects = state.withLock { state in
       var effects = Effects(of: state.machine.consumerCancelled(), in: &state)
-      effects.waiters += state.progressWaiters.map { $0.continuation }  // Nothing more will happen.
-      state.progressWaiters = []
+      effects.waiters += state.progressWaiters.takeAll()  // Nothing more will happen.
       return effects
     }
     effects.perform()
@@ -148,7 +132,7 @@ where Base.Element: Sendable {
   /// operation is cancelled and the element's operation starts.
   @inlinable
   func elementProduced(_ element: Element) {
-    let (action, superseded) = state.withLock { state -> (Machine.Action, Task<Void, Never>?) in
+    let (action, superseded) = state.withLock { state -> (Machine.Action, Task<Void, any Error>?) in
       let action = state.machine.elementProduced()
       guard case .startOperation(_, let cancelling?) = action, state.operationGeneration == cancelling else {
         return (action, nil)
@@ -161,8 +145,9 @@ where Base.Element: Sendable {
       upstreamEventHandled()  // The sequence has ended: the element is dropped.
       return
     }
-    let task = startOperation(element, generation: generation)
-    let (cancelsTask, waiters) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
+    let waiters = state.startTask {
+      [self] in await self.runOperation(element, generation: generation)
+    } attach: { state, task in
       state.progress.upstreamEventsHandled &+= 1
       state.progress.operationsStarted &+= 1
       let waiters = state.takeReachedWaiters()
@@ -170,28 +155,14 @@ where Base.Element: Sendable {
         // Still running after its synchronous start: keep its task, to cancel it.
         state.operation = task
         state.operationGeneration = generation
-        return (false, waiters)
+        return (true, waiters)
       }
       // It ended during its start, or was cancelled before its task was known.
-      return (state.cancelledGeneration == generation, waiters)
+      return (state.cancelledGeneration != generation, waiters)
     }
-    if cancelsTask { task.cancel() }
     for waiter in waiters { waiter.resume() }
   }
 
-  /// Runs the transform on `element` in a task of its own, started
-  /// immediately, and reports how it ended.
-  @inlinable
-  func startOperation(_ element: Element, generation: UInt64) -> Task<Void, Never> {
-    // The closure is written out in each call, so that it is formed with the
-    // type the task takes: a closure converted to it costs an allocation more.
-    if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
-      return Task.immediate { [self] in await self.runOperation(element, generation: generation) }
-    }
-    return Task { [self] in await self.runOperation(element, generation: generation) }
-  }
-
-  /// The body of an operation's task.
   @inlinable
   func runOperation(_ element: Element, generation: UInt64) async {
     let result: Result<Transformed, any Error>
@@ -243,7 +214,8 @@ where Base.Element: Sendable {
   struct Effects {
     @usableFromInline var consumer: Consumer?
     @usableFromInline var result: Result<Transformed?, any Error>?
-    @usableFromInline var tasksToCancel: [Task<Void, Never>] = []
+    @usableFromInline var producer: Task<Void, Never>?
+    @usableFromInline var tasksToCancel: [Task<Void, any Error>] = []
     @usableFromInline var waiters: [CheckedContinuation<Void, Never>] = []
 
     /// Under the lock: takes what `action` needs out of `state`.
@@ -255,7 +227,7 @@ where Base.Element: Sendable {
       case .resumeConsumer(let result):
         (consumer, self.result) = (state.consumer.take(), result)
       case .end(let cancelling, let resuming):
-        if let producer = state.producer.take() { tasksToCancel.append(producer) }
+        producer = state.producer.take()
         if let cancelling {
           if state.operationGeneration == cancelling, let operation = state.operation.take() {
             tasksToCancel.append(operation)
@@ -270,6 +242,7 @@ where Base.Element: Sendable {
 
     @inlinable
     func perform() {
+      producer?.cancel()
       for task in tasksToCancel { task.cancel() }
       if let consumer, let result { consumer.resume(returning: result) }
       for waiter in waiters { waiter.resume() }
@@ -287,27 +260,11 @@ where Base.Element: Sendable {
   /// changes), once the consumer has cancelled, or once the waiting task is
   /// cancelled. Starts the producer.
   func waitUntil(_ condition: @escaping @Sendable (MapLatestProgress) -> Bool) async {
-    let id = state.withLock { state in
-      state.lastWaiterID &+= 1
-      return state.lastWaiterID
-    }
-    await withTaskCancellationHandler {
-      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-        let ready = state.withLock { state in
-          startIfNeeded(&state)
-          state.progress.isEnded = state.machine.isEnded
-          // A waiter cancelled before it is registered reads the flag here, under the lock its handler takes.
-          guard !condition(state.progress), !Task.isCancelled else { return true }
-          state.progressWaiters.append(ProgressWaiter(id: id, condition: condition, continuation: continuation))
-          return false
-        }
-        if ready { continuation.resume() }
-      }
-    } onCancel: {
-      let waiter = state.withLock { state in
-        state.progressWaiters.firstIndex { $0.id == id }.map { state.progressWaiters.remove(at: $0) }
-      }
-      waiter?.continuation.resume()
+    state.withLock { startIfNeeded(&$0) }
+    await state.wait(in: \.progressWaiters, until: condition) { state in
+      var progress = state.progress
+      progress.isEnded = state.machine.isEnded
+      return progress
     }
   }
 }

@@ -35,17 +35,21 @@
 /// - When the operation starts for a newer burst, the one still running for
 ///   an older burst is cancelled and its caller gets `CancellationError`:
 ///   latest wins, as ``LatestTask`` (the ``OnBusy/restart`` answer of
-///   ``OnBusyStateMachine``).
+///   ``OnBusyStateMachine``, the same runner as a pacer's `async` handler).
 /// - A call the policy drops (inside a burst, with `.leading` only) gets
 ///   `CancellationError` at once; the burst's first call runs.
 /// - Cancelling a caller's task cancels its call: it never runs, or its
 ///   operation is cancelled.
 ///
-/// The timing is ``DebounceStateMachine``'s, on any clock, run by a
-/// ``Debouncer``: there is no `Task.sleep` here.
+/// The timing is ``DebounceStateMachine``'s, on any clock, run by the
+/// driver core that runs every pacer, under the same lock as the calls:
+/// there is no `Task.sleep` here.
+///
+/// A model that owns its debounced task passes itself as `owner:`, as to a
+/// ``Debouncer``: the task holds it weakly and the operation runs on its
+/// isolation.
 public final class DebouncedTask<Argument: Sendable, Success: Sendable>: Sendable {
   private let storage: DebouncedTaskStorage<Argument, Success>
-  private let debouncer: Debouncer<UInt64>
 
   /// Creates an awaitable debounce of `operation`.
   ///
@@ -64,20 +68,77 @@ public final class DebouncedTask<Argument: Sendable, Success: Sendable>: Sendabl
     clock: C = ContinuousClock(),
     @_inheritActorContext operation: @escaping @Sendable @isolated(any) (Argument) async throws -> Success
   ) where C.Duration == Duration {
-    let storage = DebouncedTaskStorage(operation: operation)
-    self.storage = storage
-    debouncer = Debouncer<UInt64>(for: interval, edges: edges, clock: clock, delivery: .inline) { generation in
-      storage.debounced(generation)
+    storage = DebouncedTaskStorage(interval: interval, edges: edges, clock: clock, operation: operation)
+  }
+
+  /// Creates an awaitable debounce of `operation`, run on the actor `owner`,
+  /// which the task holds weakly.
+  ///
+  ///     actor Store {
+  ///       private lazy var saves = DebouncedTask(for: .seconds(1), owner: self) { store, draft in
+  ///         try await store.persist(draft)
+  ///       }
+  ///     }
+  ///
+  /// - Parameters:
+  ///   - interval: The quiet period that ends a burst of calls; a negative one counts as zero.
+  ///   - edges: Which calls of a burst run: the last by default.
+  ///   - clock: The clock that measures time; the continuous clock by default.
+  ///   - owner: The actor the operation runs on. Once it is gone, a call that
+  ///     would run gets `CancellationError`.
+  ///   - operation: The work, with the owner isolated.
+  public init<C: Clock, Owner: Actor>(
+    for interval: Duration,
+    edges: DebounceEdges<Duration> = .default,
+    clock: C = ContinuousClock(),
+    owner: Owner,
+    operation: @escaping @Sendable (isolated Owner, Argument) async throws -> Success
+  ) where C.Duration == Duration {
+    let owner = WeakReference(owner)
+    storage = DebouncedTaskStorage(interval: interval, edges: edges, clock: clock) { argument in
+      guard let owner = owner.object else { throw CancellationError() }
+      return try await operation(owner, argument)
+    }
+  }
+
+  /// Creates an awaitable debounce of `operation`, run with `owner`, which
+  /// the task holds weakly: a `@MainActor` model passes itself.
+  ///
+  ///     @MainActor @Observable final class Editor {
+  ///       private lazy var saves = DebouncedTask(for: .seconds(1), owner: self) { editor, draft in
+  ///         try await editor.persist(draft)
+  ///       }
+  ///     }
+  ///
+  /// - Parameters:
+  ///   - interval: The quiet period that ends a burst of calls; a negative one counts as zero.
+  ///   - edges: Which calls of a burst run: the last by default.
+  ///   - clock: The clock that measures time; the continuous clock by default.
+  ///   - owner: The object the operation receives. Once it is gone, a call
+  ///     that would run gets `CancellationError`.
+  ///   - operation: The work, run in a task of its own on its isolation (the
+  ///     creator's actor, for a closure formed there).
+  public init<C: Clock, Owner: AnyObject & Sendable>(
+    for interval: Duration,
+    edges: DebounceEdges<Duration> = .default,
+    clock: C = ContinuousClock(),
+    owner: Owner,
+    @_inheritActorContext operation: @escaping @Sendable @isolated(any) (Owner, Argument) async throws -> Success
+  ) where C.Duration == Duration {
+    let owner = WeakReference(owner)
+    storage = DebouncedTaskStorage(interval: interval, edges: edges, clock: clock) { argument in
+      guard let owner = owner.object else { throw CancellationError() }
+      return try await operation(owner, argument)
     }
   }
 
   deinit {
-    storage.cancelAll(debouncer: debouncer)
+    storage.cancel(shutDown: true)
   }
 
   /// Whether a call waits for the quiet period.
-  public var isWaiting: Bool {
-    storage.isWaiting
+  public var isPending: Bool {
+    storage.isPending
   }
 
   /// Whether the operation runs for a caller that still waits for it.
@@ -87,8 +148,8 @@ public final class DebouncedTask<Argument: Sendable, Success: Sendable>: Sendabl
 
   /// Returns once `count` calls have reached the policy since the task was
   /// created (whatever became of them); for tests, not API.
-  package func waitForCalls(count: Int) async {
-    await storage.waitForCalls(count: count)
+  package func waitUntil(calls count: Int) async {
+    await storage.waitUntil(calls: count)
   }
 
   /// Waits for the quiet period, then runs the operation with `argument`,
@@ -106,22 +167,16 @@ public final class DebouncedTask<Argument: Sendable, Success: Sendable>: Sendabl
   /// - Throws: What the operation threw, or `CancellationError` when the
   ///   call was superseded, dropped or cancelled.
   public func run(_ argument: Argument, isolation: isolated (any Actor)? = #isolation) async throws -> Success {
-    let caller = CallerIdentity.current
-    return try await withTaskCancellationHandler {
-      // Captures the caller's isolation, so that the call registers on it,
-      // before any suspension: calls made on one actor keep their order.
-      _ = isolation
-      return try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Success, any Error>) in
-        storage.request(argument, caller: caller, continuation: continuation, debouncer: debouncer)
-      }
-    } onCancel: {
-      storage.cancel(caller, debouncer: debouncer)
+    try await withCall(isolation: isolation) { waiter in
+      storage.request(argument, waiter: waiter)
+    } leave: { [storage] caller in
+      storage.leave(caller)
     }
   }
 
-  /// Cancels every call: the waiting one never runs, the running one's
+  /// Cancels every call: the pending one never runs, the running one's
   /// operation is cancelled; their callers get `CancellationError`.
   public func cancel() {
-    storage.cancelAll(debouncer: debouncer)
+    storage.cancel()
   }
 }

@@ -3,185 +3,151 @@
 // Licensed under Apache License v2.0. See LICENSE.txt for license information.
 //===----------------------------------------------------------------------===//
 
-/// The calls of a ``DebouncedTask``: the one waiting for the quiet period and
-/// the one running. It does not hold the debouncer (which holds it), so the
-/// task's methods hand the debouncer in; they touch it under the lock, so the
-/// policy sees calls in the order of their generations.
+/// The calls of a ``DebouncedTask`` under one lock: a shell of the driver
+/// core, whose policy debounces call numbers, and the runner that starts the
+/// latest call's operation (restart: latest wins) and answers its caller.
+///
+/// The call that waits for the quiet period is kept here; the policy holds
+/// only its number, so it knows at once whether the policy kept a new call
+/// (it is pending, or was emitted), superseded the one before, or dropped it.
 final class DebouncedTaskStorage<Argument: Sendable, Success: Sendable>: Sendable {
-  typealias Operation = @Sendable @isolated(any) (Argument) async throws -> Success
+  typealias Operation = @Sendable (Argument) async throws -> Success
+  typealias Machine = DebounceStateMachine<UInt64, DriverInstant>
 
-  struct Call {
-    let generation: UInt64
-    let caller: CallerIdentity
+  /// A call that waits for the quiet period.
+  struct PendingCall {
+    let number: UInt64
     let argument: Argument
-    let continuation: UnsafeContinuation<Success, any Error>
-    var task: Task<Void, any Error>?
+    let waiter: Waiter<Success>
   }
 
   struct State {
-    var nextGeneration: UInt64 = 0
-    /// The latest call the policy holds, waiting for the quiet period.
-    var waiting: Call?
-    /// Latest wins among the calls that started.
-    var policy = OnBusyStateMachine<Void>(.restart)
-    /// The running call and its work generation.
-    var running: (work: UInt64, call: Call)?
-    /// Tasks waiting until this many calls have reached the policy; for tests.
-    var callWaiters: [(count: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
-
-    /// The call waiters whose count is reached, taken out.
-    mutating func takeReadyCallWaiters() -> [CheckedContinuation<Void, Never>] {
-      guard !callWaiters.isEmpty else { return [] }
-      let ready = callWaiters.filter { $0.count <= nextGeneration }
-      callWaiters.removeAll { $0.count <= nextGeneration }
-      return ready.map { $0.continuation }
-    }
+    var core: DriverCore<Machine>
+    var calls: UInt64 = 0
+    var pending: PendingCall?
+    var runner = WorkRunner<Argument, Success>(onBusy: .restart)
+    var progress = ProgressWaiters<UInt64>()
   }
 
   private let operation: Operation
-  private let state = LockedState(State())
+  private let state: LockedState<State>
 
-  init(operation: @escaping Operation) {
+  init<C: Clock>(
+    interval: Duration, edges: DebounceEdges<Duration>, clock: C, operation: @escaping Operation
+  ) where C.Duration == Duration {
     self.operation = operation
+    let machine = Machine(interval: DriverDuration(interval), edges: edges.map(DriverDuration.init))
+    state = LockedState(State(core: DriverCore(machine: machine, scheduler: makeTimerScheduler(clock))))
+    _ = state.withLock { state in
+      state.core.machine.started(at: state.core.now)  // Debounce starts idle: nothing to emit.
+    }
   }
 
-  var isWaiting: Bool {
-    state.withLock { $0.waiting != nil }
+  private static var fire: TimerCallback {
+    { owner, _ in
+      unsafeDowncast(owner, to: DebouncedTaskStorage.self).timerFired()
+      return nil
+    }
+  }
+
+  var isPending: Bool {
+    state.withLock { $0.pending != nil }
   }
 
   var isRunning: Bool {
-    state.withLock { $0.running != nil }
+    state.withLock { $0.runner.isRunning }
   }
 
-  /// Returns once `count` calls have reached the policy since the start.
-  func waitForCalls(count: Int) async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let ready = state.withLock { state in
-        guard state.nextGeneration < UInt64(count) else { return true }
-        state.callWaiters.append((UInt64(count), continuation))
-        return false
-      }
-      if ready { continuation.resume() }
-    }
+  func waitUntil(calls count: Int) async {
+    await state.wait(in: \.progress, until: { $0 >= UInt64(count) }, now: \.calls)
   }
 
-  /// A caller arrives: the policy is told, under the lock, and the call
-  /// waits, superseding the call that waited before it; or it is dropped.
-  func request(
-    _ argument: Argument, caller: CallerIdentity, continuation: UnsafeContinuation<Success, any Error>,
-    debouncer: Debouncer<UInt64>
-  ) {
-    let (kept, ready) = state.withLock { state -> (kept: Call??, ready: [CheckedContinuation<Void, Never>]) in
-      // Checked under the lock that the cancellation handler takes: either
-      // the handler finds this call, or this finds the caller cancelled.
-      guard !Task.isCancelled else { return (nil, []) }
-      state.nextGeneration &+= 1
-      let generation = state.nextGeneration
-      let ready = state.takeReadyCallWaiters()
-      guard debouncer.sendReportingKept(generation) else {
-        return (nil, ready)  // Dropped: a burst's later call, with the leading edge only.
+  /// A call: the policy keeps it (it waits, or runs at once on the leading
+  /// edge), or drops it; a call that waited before it loses.
+  func request(_ argument: Argument, waiter: Waiter<Success>) {
+    let effects = state.withLock { state -> (superseded: Waiter<Success>?, runner: WorkRunner<Argument, Success>.Effects)? in
+      // Checked under the lock that `leave` takes: either it finds this
+      // call, or this finds the caller cancelled.
+      guard !Task.isCancelled, !state.core.isShutDown else { return nil }
+      state.calls &+= 1
+      let number = state.calls
+      let action = state.core.machine.valueReceived(number, at: state.core.now)
+      let superseded = state.pending.take()?.waiter
+      // Debounce keeps the latest value: if one is pending, it is this call.
+      if state.core.machine.hasPendingValue || action.contains(.value(number)) {
+        state.pending = PendingCall(number: number, argument: argument, waiter: waiter)
       }
-      let superseded = state.waiting
-      state.waiting = Call(generation: generation, caller: caller, argument: argument, continuation: continuation)
-      return (.some(superseded), ready)
+      var runner = self.apply(action, &state)
+      if state.pending?.number != number, !action.contains(.value(number)) {
+        runner.dropped = waiter  // Dropped: a burst's later call, with the leading edge only.
+      }
+      if !state.progress.isEmpty { runner.reached += state.progress.takeReached(state.calls) }
+      return (superseded, runner)
     }
-    for waiter in ready { waiter.resume() }
-    guard let superseded = kept else {
-      continuation.resume(throwing: CancellationError())  // Cancelled before it began, or dropped.
+    guard let effects else {
+      waiter.lose()  // Cancelled before it began, or the task is gone.
       return
     }
-    resolve(superseded)
+    effects.superseded?.lose()
+    perform(effects.runner, immediately: true)
   }
 
-  /// The policy emitted `generation`: its call starts, if it still waits,
-  /// and the running one, from an older burst, is cancelled.
-  func debounced(_ generation: UInt64) {
-    let started = state.withLock { state -> (work: UInt64, argument: Argument, superseded: Call?)? in
-      guard let call = state.waiting, call.generation == generation else {
-        return nil  // Superseded or cancelled since the policy took it.
-      }
-      state.waiting = nil
-      switch state.policy.workRequested(()) {
-      case .start(_, let work):
-        // Nothing runs.
-        state.running = (work, call)
-        return (work, call.argument, nil)
-      case .restart(_, _, let work):
-        // Latest wins: the older burst's call is resolved now.
-        let superseded = state.running?.call
-        state.running = (work, call)
-        return (work, call.argument, superseded)
-      case .none, .wait, .drop, .join, .signal, .cancelAll:
-        preconditionFailure("restart only starts or restarts")
-      }
+  private func timerFired() {
+    let effects = state.withLock { state -> WorkRunner<Argument, Success>.Effects in
+      guard !state.core.isShutDown, state.core.timerFired(owner: self, fire: Self.fire) else { return .init() }
+      return apply(.none, &state)
     }
-    guard let started else { return }
-    resolve(started.superseded)
-    let operation = operation
-    // A plain task, not an immediate one: this runs on the timer's thread,
-    // which must not run the operation. The closure is throwing, though it
-    // never throws: `Task` runs every body as a throwing function, and
-    // converting a non-throwing one costs an allocation.
-    let task = Task { () async throws -> Void in
-      let result: Result<Success, any Error>
-      do {
-        result = .success(try await operation(started.argument))
-      } catch {
-        result = .failure(error)
-      }
-      self.finish(started.work, with: result)
-    }
-    let isCurrent = state.withLock { state in
-      guard state.running?.work == started.work else { return false }
-      state.running?.call.task = task
-      return true
-    }
-    if !isCurrent { task.cancel() }  // Superseded or cancelled while it was being started.
+    // Not on this thread: the timer's thread must not run the operation.
+    perform(effects, immediately: false)
   }
 
-  private func finish(_ work: UInt64, with result: Result<Success, any Error>) {
-    let call = state.withLock { state -> Call? in
-      _ = state.policy.workFinished(generation: work)
-      guard state.running?.work == work else { return nil }  // Superseded: its result is dropped.
-      defer { state.running = nil }
-      return state.running?.call
+  /// Follows the policy's deadline, and hands every call it emitted to the
+  /// runner, which starts it and cancels the one before (restart).
+  private func apply(_ action: PacingAction<UInt64>, _ state: inout State) -> WorkRunner<Argument, Success>.Effects {
+    _ = state.core.apply(action, owner: self, fire: Self.fire)
+    var effects = WorkRunner<Argument, Success>.Effects()
+    while let event = state.core.takeNext() {
+      guard case .value(let number) = event, let call = state.pending, call.number == number else { continue }
+      state.pending = nil
+      let started = state.runner.requested(call.argument, waiter: call.waiter)
+      if let lost = started.lost { effects.lost = lost }  // At most one runs: the one it cancels loses.
+      effects.start = started.start
     }
-    call?.continuation.resume(with: result)
+    return effects
   }
 
-  /// The task of `caller` was cancelled while it waits here: its call never
-  /// runs, or its operation is cancelled.
-  func cancel(_ caller: CallerIdentity, debouncer: Debouncer<UInt64>) {
-    let call = state.withLock { state -> Call? in
-      if let waiting = state.waiting, waiting.caller == caller {
-        state.waiting = nil
-        debouncer.cancel()  // A new call starts a new burst.
-        return waiting
+  private func perform(_ effects: WorkRunner<Argument, Success>.Effects, immediately: Bool) {
+    guard !effects.isEmpty else { return }
+    state.perform(effects, in: \.runner, immediately: immediately, work: operation)
+  }
+
+  /// The task of `caller` was cancelled: its call never runs (a new call
+  /// starts a new burst), or its operation is cancelled.
+  func leave(_ caller: CallerIdentity) {
+    let effects = state.withLock { state -> (waiting: Waiter<Success>?, runner: WorkRunner<Argument, Success>.Effects) in
+      if let pending = state.pending, pending.waiter.caller == caller {
+        state.pending = nil
+        _ = apply(state.core.machine.cancelled(at: state.core.now), &state)
+        return (pending.waiter, .init())
       }
-      if let running = state.running, running.call.caller == caller {
-        state.running = nil
-        _ = state.policy.cancelled()
-        return running.call
+      return (nil, state.runner.leave(caller))
+    }
+    effects.waiting?.lose()
+    perform(effects.runner, immediately: true)
+  }
+
+  /// Every call loses; with `shutDown` (the task is gone), for good.
+  func cancel(shutDown: Bool = false) {
+    let effects = state.withLock { state -> (waiting: Waiter<Success>?, runner: WorkRunner<Argument, Success>.Effects) in
+      let waiting = state.pending.take()?.waiter
+      if shutDown {
+        state.core.shutDown(owner: self)
+      } else {
+        _ = apply(state.core.machine.cancelled(at: state.core.now), &state)
       }
-      return nil  // Already resolved.
+      return (waiting, state.runner.cancelAll(shutDown: shutDown))
     }
-    resolve(call)
-  }
-
-  func cancelAll(debouncer: Debouncer<UInt64>) {
-    let calls = state.withLock { state -> [Call] in
-      debouncer.cancel()
-      _ = state.policy.cancelled()
-      defer { (state.waiting, state.running) = (nil, nil) }
-      return [state.waiting, state.running?.call].compactMap { $0 }
-    }
-    for call in calls { resolve(call) }
-  }
-
-  /// A call that lost: its caller gets `CancellationError`, its operation is cancelled.
-  private func resolve(_ call: Call?) {
-    guard let call else { return }
-    call.continuation.resume(throwing: CancellationError())
-    call.task?.cancel()
+    effects.waiting?.lose()
+    perform(effects.runner, immediately: true)
   }
 }

@@ -33,41 +33,15 @@
 ///   comparing operations or their inputs; the timing is
 ///   ``OnBusyStateMachine``'s, with ``OnBusy/restart``.
 public final class LatestTask<Success: Sendable>: Sendable {
-  /// The latest call, from its start until its caller is resolved.
-  @usableFromInline
-  struct Call {
-    @usableFromInline let generation: UInt64
-    @usableFromInline let caller: CallerIdentity
-    @usableFromInline let continuation: UnsafeContinuation<Success, any Error>
-    /// Set just after the call begins; a call that loses before then has
-    /// its task cancelled by the one that starts it.
-    @usableFromInline var task: Task<Void, any Error>?
-
-    @inlinable
-    init(generation: UInt64, caller: CallerIdentity, continuation: UnsafeContinuation<Success, any Error>) {
-      self.generation = generation
-      self.caller = caller
-      self.continuation = continuation
-    }
-  }
-
   @usableFromInline
   struct State {
-    @usableFromInline var policy = OnBusyStateMachine<Void>(.restart)
-    /// The call whose caller still waits: only the latest ever does (latest
-    /// wins), so one slot, not a dictionary.
-    @usableFromInline var current: Call?
+    @usableFromInline var latest = LatestWins()
+    /// The latest call, from its start until its caller is answered: only
+    /// the latest ever waits (latest wins), so one slot, not a table.
+    @usableFromInline var current: Execution<Success>?
 
     @inlinable
     init() {}
-
-    /// Takes the current call out, if `matches` says it is the one.
-    @inlinable
-    mutating func take(where matches: (Call) -> Bool) -> Call? {
-      guard let current, matches(current) else { return nil }
-      self.current = nil
-      return current
-    }
   }
 
   @usableFromInline
@@ -100,60 +74,41 @@ public final class LatestTask<Success: Sendable>: Sendable {
     isolation: isolated (any Actor)? = #isolation,
     @_inheritActorContext _ operation: @escaping @Sendable @isolated(any) () async throws -> Success
   ) async throws -> Success {
-    let caller = CallerIdentity.current
-    return try await withTaskCancellationHandler {
-      // Captures the caller's isolation, so that the call registers on it,
-      // before any suspension: calls made on one actor keep their order.
-      _ = isolation
-      return try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Success, any Error>) in
-        start(operation, caller: caller, continuation: continuation)
-      }
-    } onCancel: {
-      cancel(caller)
+    try await withCall(isolation: isolation) { waiter in
+      start(operation, waiter: waiter)
+    } leave: { caller in
+      leave(caller)
     }
   }
 
   /// Cancels the running operation, if any; its caller gets `CancellationError`.
   public func cancel() {
-    let call = state.withLock { state -> Call? in
-      guard case .cancelAll(let running, _) = state.policy.cancelled() else { return nil }
-      return state.take { $0.generation == running }
-    }
-    resolve(call)
+    state.withLock { state -> Execution<Success>? in
+      _ = state.latest.cancel()
+      return state.current.take()
+    }?.lose()
   }
 
   /// A new call: it becomes the current one, the call before it loses, and
   /// its operation starts.
   @inlinable
   func start(
-    _ operation: @escaping @Sendable @isolated(any) () async throws -> Success, caller: CallerIdentity,
-    continuation: UnsafeContinuation<Success, any Error>
+    _ operation: @escaping @Sendable @isolated(any) () async throws -> Success, waiter: Waiter<Success>
   ) {
-    let begun = state.withLock { state -> (generation: UInt64, superseded: Call?)? in
-      // Checked under the lock that the cancellation handler takes: either
-      // the handler finds this call, or this finds the caller cancelled. A
-      // caller already cancelled never supersedes the call before it.
+    let begun = state.withLock { state -> (generation: UInt64, superseded: Execution<Success>?)? in
+      // Checked under the lock that `leave` takes: a caller already
+      // cancelled never supersedes the call before it.
       guard !Task.isCancelled else { return nil }
-      let generation: UInt64
-      var superseded: Call?
-      switch state.policy.workRequested(()) {
-      case .start(_, let started):
-        generation = started  // Nothing ran.
-      case .restart(let cancelling, _, let started):
-        generation = started  // Latest wins: the call before loses now.
-        superseded = state.take { $0.generation == cancelling }
-      case .none, .wait, .drop, .join, .signal, .cancelAll:
-        preconditionFailure("restart only starts or restarts")
-      }
-      state.current = Call(generation: generation, caller: caller, continuation: continuation)
-      return (generation, superseded)
+      let generation = state.latest.start().generation  // Latest wins: the call before loses now.
+      defer { state.current = Execution(generation: generation, waiter: waiter) }
+      return (generation, state.current.take())
     }
     guard let (generation, superseded) = begun else {
-      continuation.resume(throwing: CancellationError())  // Cancelled before it began.
+      waiter.lose()  // Cancelled before it began.
       return
     }
-    resolve(superseded)
-    let task = startTask {
+    superseded?.lose()
+    state.startTask {
       let result: Result<Success, any Error>
       do {
         result = .success(try await operation())
@@ -161,43 +116,28 @@ public final class LatestTask<Success: Sendable>: Sendable {
         result = .failure(error)
       }
       self.finish(generation, with: result)
+    } attach: { state, task in
+      state.current.attach(task, to: generation)
     }
-    let isCurrent = state.withLock { state in
-      guard state.current?.generation == generation else { return false }
-      state.current?.task = task
-      return true
-    }
-    if !isCurrent { task.cancel() }  // Done, superseded or cancelled while it was being started.
   }
 
   /// The operation of `generation` returned: its caller gets the result, if
   /// it is still the latest.
   @inlinable
   func finish(_ generation: UInt64, with result: Result<Success, any Error>) {
-    let call = state.withLock { state -> Call? in
-      _ = state.policy.workFinished(generation: generation)
-      return state.take { $0.generation == generation }
-    }
-    call?.continuation.resume(with: result)  // Nil: superseded or cancelled, so the result is dropped.
+    state.withLock { state -> Execution<Success>? in
+      guard state.latest.finish(generation) else { return nil }  // Superseded or cancelled: dropped.
+      return state.current.take(generation: generation)
+    }?.finish(with: result)
   }
 
   /// The task of `caller` was cancelled while it waits here.
   @inlinable
-  func cancel(_ caller: CallerIdentity) {
-    let call = state.withLock { state -> Call? in
-      guard let call = state.take(where: { $0.caller == caller }) else { return nil }
-      if state.policy.runningGeneration == call.generation { _ = state.policy.cancelled() }
-      return call
-    }
-    resolve(call)
-  }
-
-  /// A call that lost: its caller gets `CancellationError`, its operation is
-  /// cancelled.
-  @inlinable
-  func resolve(_ call: Call?) {
-    guard let call else { return }
-    call.continuation.resume(throwing: CancellationError())
-    call.task?.cancel()
+  func leave(_ caller: CallerIdentity) {
+    state.withLock { state -> Execution<Success>? in
+      guard state.current?.waiters.contains(caller) == true else { return nil }  // Already answered.
+      _ = state.latest.cancel()
+      return state.current.take()
+    }?.lose()
   }
 }

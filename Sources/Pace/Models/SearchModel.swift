@@ -85,12 +85,9 @@ public final class SearchModel<Result: Sendable> {
   @ObservationIgnored private var queries: Debouncer<String>?
   /// The query of the search started last, until it fails or is dropped.
   @ObservationIgnored private var lastSearched: String?
-  /// The searches' tasks until they end, by number.
-  @ObservationIgnored private var searchTasks: [UInt64: Task<Void, Never>] = [:]
-  @ObservationIgnored private var searchCount: UInt64 = 0
-  /// The number of the search started last, or of the clear after it: a
-  /// search whose task begins after a newer one started never runs.
-  @ObservationIgnored private var latestSearch: UInt64 = 0
+  /// Searches begun and ended, for tests that wait until every search ended.
+  @ObservationIgnored private var searchProgress = (begun: 0, ended: 0)
+  @ObservationIgnored private var searchWaiters = ProgressWaiters<Bool>()
 
   /// Creates a search model.
   ///
@@ -126,8 +123,9 @@ public final class SearchModel<Result: Sendable> {
   /// Returns once every search started so far has ended and its outcome is
   /// shown; for tests, not API.
   package func searchesEnded() async {
-    while let task = searchTasks.values.first {
-      await task.value
+    guard searchProgress.begun > searchProgress.ended else { return }
+    await withCheckedContinuation { continuation in
+      _ = searchWaiters.add(id: searchWaiters.nextID(), { $0 }, progress: false, continuation: continuation)
     }
   }
 
@@ -145,8 +143,6 @@ public final class SearchModel<Result: Sendable> {
     // Cleared: at once, with no search left to land.
     queries?.cancel()
     lastSearched = nil
-    searchCount += 1
-    latestSearch = searchCount
     searches.cancel()
     results = []
     resultsQuery = nil
@@ -167,14 +163,12 @@ public final class SearchModel<Result: Sendable> {
     error = nil
     onEvent?(.started(query))
     let (searches, search) = (searches, search)
-    searchCount += 1
-    let number = searchCount
-    latestSearch = number
-    searchTasks[number] = Task { [weak self] in
+    searchProgress.begun += 1
+    // Started at once, so that searches reach `LatestTask` in the order they
+    // were made: a search that is no longer the latest never supersedes a
+    // newer one.
+    _ = startTask { [weak self] in
       do {
-        // Tasks may begin out of order (an awaited one is escalated): a
-        // search that is no longer the latest does not supersede a newer one.
-        guard self?.latestSearch == number else { throw CancellationError() }
         let results = try await searches.run { try await search(query) }
         self?.show(results, for: query)
       } catch is CancellationError {
@@ -182,8 +176,14 @@ public final class SearchModel<Result: Sendable> {
       } catch {
         self?.failed(error, for: query)
       }
-      self?.searchTasks[number] = nil
+      self?.searchEnded()
     }
+  }
+
+  private func searchEnded() {
+    searchProgress.ended += 1
+    guard searchProgress.begun == searchProgress.ended else { return }
+    for waiter in searchWaiters.takeReached(true) { waiter.resume() }
   }
 
   private func show(_ results: [Result], for query: String) {

@@ -77,7 +77,7 @@ package struct MapLatestStateMachine<Transformed, Failure: Error> {
   }
 
   @usableFromInline var state: State = .idle
-  @usableFromInline var generation: UInt64 = 0
+  @usableFromInline var latest = LatestWins()
   /// Operations started and not yet ended, current or superseded.
   @usableFromInline var liveOperations = 0
   /// Whether the consumer waits in `next()`.
@@ -134,7 +134,7 @@ package struct MapLatestStateMachine<Transformed, Failure: Error> {
     case .running(_, isLast: true), .ready(_, then: .finished), .ready(_, then: .failed):
       preconditionFailure("Invalid state \(state) for elementProduced(): the base already ended")
     }
-    generation &+= 1
+    let generation = latest.start().generation
     liveOperations += 1
     state = .running(generation: generation, isLast: false)
     return .startOperation(generation: generation, cancelling: cancelling)

@@ -80,7 +80,7 @@ extension LockedState {
   package func wait<Progress>(
     in waiters: any WritableKeyPath<State, ProgressWaiters<Progress>> & Sendable,
     until condition: @escaping @Sendable (Progress) -> Bool,
-    now progress: (State) -> Progress
+    now progress: @Sendable (State) -> Progress
   ) async {
     let id = withLock { $0[keyPath: waiters].nextID() }
     await withTaskCancellationHandler {

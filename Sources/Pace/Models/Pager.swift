@@ -68,7 +68,9 @@ public final class Pager<Item: Sendable, Cursor: Sendable> {
   private let loadPage: @Sendable (Cursor?) async throws -> Page<Item, Cursor>
   @ObservationIgnored private var paging = PagingStateMachine<Cursor>()
   @ObservationIgnored private var task: Task<Void, Never>?
-  @ObservationIgnored private var idleWaiters: [IdleWaiter] = []
+  /// Whether no load runs, mirrored under a lock for the tasks that wait
+  /// for it (their cancellation handlers run off the main actor).
+  @ObservationIgnored private let idle = LockedState(Idle())
   /// Called each time a load's task ends, with what its result did (`.drop`:
   /// superseded); for tests, not API.
   @ObservationIgnored package var didEndLoad: ((PagingStateMachine<Cursor>.Landing) -> Void)?
@@ -197,13 +199,7 @@ public final class Pager<Item: Sendable, Cursor: Sendable> {
   /// Cancelling the waiting task ends the wait at once; the load goes on.
   public func waitUntilIdle() async {
     guard isLoading else { return }
-    let waiter = IdleWaiter()
-    idleWaiters.append(waiter)
-    await withTaskCancellationHandler {
-      await withCheckedContinuation { continuation in waiter.wait(continuation) }
-    } onCancel: {
-      waiter.resume()
-    }
+    await idle.wait(in: \.waiters, until: { $0 }, now: \.isIdle)
   }
 
   private func perform(_ action: PagingStateMachine<Cursor>.Action) {
@@ -267,34 +263,17 @@ public final class Pager<Item: Sendable, Cursor: Sendable> {
   private func publish() {
     if isLoading != paging.isLoading { isLoading = paging.isLoading }
     if hasMore != paging.hasMore { hasMore = paging.hasMore }
-    guard !paging.isLoading, !idleWaiters.isEmpty else { return }
-    let waiters = idleWaiters
-    idleWaiters = []
-    for waiter in waiters { waiter.resume() }
+    let isIdle = !paging.isLoading
+    let reached = idle.withLock { idle in
+      idle.isIdle = isIdle
+      return isIdle ? idle.waiters.takeReached(true) : []
+    }
+    for waiter in reached { waiter.resume() }
   }
 }
 
-/// A task waiting until no load runs, shared with its cancellation handler,
-/// which may resume it before it waits.
-private final class IdleWaiter: Sendable {
-  private let state = LockedState<(continuation: CheckedContinuation<Void, Never>?, isResumed: Bool)>((nil, false))
-
-  /// Keeps `continuation` until ``resume()``, or resumes it now if that came first.
-  func wait(_ continuation: CheckedContinuation<Void, Never>) {
-    let isResumed = state.withLock { state in
-      if !state.isResumed { state.continuation = continuation }
-      return state.isResumed
-    }
-    if isResumed { continuation.resume() }
-  }
-
-  /// Ends the wait; a second call does nothing.
-  func resume() {
-    let continuation = state.withLock { state in
-      state.isResumed = true
-      defer { state.continuation = nil }
-      return state.continuation
-    }
-    continuation?.resume()
-  }
+/// Whether no load runs, and the tasks that wait until then.
+private struct Idle {
+  var isIdle = true
+  var waiters = ProgressWaiters<Bool>()
 }

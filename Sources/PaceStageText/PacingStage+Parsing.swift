@@ -3,6 +3,8 @@
 // Licensed under Apache License v2.0. See LICENSE.txt for license information.
 //===----------------------------------------------------------------------===//
 
+public import Pace
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)

@@ -9,7 +9,7 @@ public import Pace
 /// the command line, the marble runner and the tests read.
 ///
 /// Each operator has its name, its synopsis (options and their defaults), and
-/// is parsed by ``PacingStage/parse(_:durations:)``.
+/// is parsed by `PacingStage.parse(_:durations:)`.
 ///
 ///     PacingOperator.allCases.map(\.name)  // ["debounce", "throttle", "distinct", "filter", "skip", "take"]
 ///     PacingOperator.debounce.synopsis     // "debounce DURATION [--leading] [--no-trailing] [--max-wait DURATION]"
@@ -66,7 +66,7 @@ public enum PacingOperator: String, CaseIterable, Sendable {
   }
 
   /// The options a stage of this operator takes. Each turns a default of
-  /// ``DebounceEdges/default`` or ``ThrottleEdges/default`` around, or adds a
+  /// `DebounceEdges.default` or `ThrottleEdges.default` around, or adds a
   /// maximum wait.
   var options: [Option] {
     switch self {

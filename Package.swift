@@ -19,6 +19,9 @@ let package = Package(
     .library(name: "PaceTesting", targets: ["PaceTesting"]),
     // The marble engine without Swift Testing, for tools (the `pace` command line).
     .library(name: "PaceMarbles", targets: ["PaceMarbles"]),
+    // Stages written as text (a command line, a configuration file): operator
+    // names, help text, the word parser and its errors, duration formats.
+    .library(name: "PaceStageText", targets: ["PaceStageText"]),
   ],
   targets: [
     // The timing contract (policies) and the drivers that run it. Toolchain only.
@@ -26,12 +29,17 @@ let package = Package(
     // On Linux: the timerfd calls Swift's Glibc module leaves out, for Pace's timer thread,
     // and the futex lock behind LockedState and the pacers.
     .target(name: "CPaceLinux"),
+    // Stages as text, beside Pace rather than in it: a user who writes stages
+    // in code never sees help strings or a word parser. Uses Pace's `package`
+    // API. Toolchain only.
+    .target(name: "PaceStageText", dependencies: ["Pace"]),
     // Marble diagrams: parse, render, run policies, pacers and sequences in
     // virtual frames. No test framework, so a command-line tool can link it.
-    .target(name: "PaceMarbles", dependencies: ["Pace"]),
+    .target(name: "PaceMarbles", dependencies: ["Pace", "PaceStageText"]),
     // What users import in their tests: PaceMarbles plus Swift Testing assertions.
     .target(name: "PaceTesting", dependencies: ["Pace", "PaceMarbles"]),
-    .testTarget(name: "PaceTests", dependencies: ["Pace", "PaceTesting"]),
+    // Also the tests of PaceStageText, which share PaceTests' seeded generator and marble cases.
+    .testTarget(name: "PaceTests", dependencies: ["Pace", "PaceMarbles", "PaceStageText", "PaceTesting"]),
     .testTarget(name: "PaceMarblesTests", dependencies: ["Pace", "PaceMarbles"]),
     .testTarget(name: "PaceTestingTests", dependencies: ["Pace", "PaceTesting"]),
   ]

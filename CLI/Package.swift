@@ -30,6 +30,7 @@ let package = Package(
       dependencies: [
         .product(name: "Pace", package: "Pace"),
         .product(name: "PaceMarbles", package: "Pace"),
+        .product(name: "PaceStageText", package: "Pace"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Subprocess", package: "swift-subprocess"),
         .product(name: "SystemPackage", package: "swift-system"),

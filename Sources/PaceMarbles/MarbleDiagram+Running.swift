@@ -54,7 +54,7 @@ extension MarbleDiagram {
   ///       DistinctStateMachine<String, VirtualInstant>(),
   ///       ThrottleStateMachine<String, VirtualInstant>(interval: .frames(2)))
   public func run(through stages: any PacingStateMachine<String, VirtualInstant> & Sendable...) -> MarbleDiagram {
-    runMachine(PacingPipeline(stages))
+    runMachine(PacingPipeline(machines: stages))
   }
 
   /// Runs this diagram through stages written without a clock, left to right.

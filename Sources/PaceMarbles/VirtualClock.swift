@@ -128,9 +128,13 @@ public final class VirtualClock: Clock, ManualTimerClock, Sendable {
   }
 
   /// Moves the clock to `instant` without firing anything yet, so that events
-  /// of that instant can happen before its timers (see ``fireDueTimers()``).
+  /// of that instant can happen before its timers (see `fireDueTimers()`).
   /// Time never moves backwards: an earlier instant is ignored.
-  public func jump(to instant: VirtualInstant) {
+  ///
+  /// Not API: the marble runner's half of ``advance(to:)``, for tools that
+  /// replay an instant's inputs before its timers (the `pace demo` replay,
+  /// which is another package, hence `@_spi(Tools)` rather than `package`).
+  @_spi(Tools) public func jump(to instant: VirtualInstant) {
     state.withLock { state in
       if instant > state.now { state.now = instant }
     }
@@ -138,7 +142,9 @@ public final class VirtualClock: Clock, ManualTimerClock, Sendable {
 
   /// Fires every timer due at or before ``now`` (including timers that firing
   /// arms for the same instant) and resumes the sleepers that are due.
-  public func fireDueTimers() {
+  ///
+  /// Not API: the other half of ``advance(to:)``; see `jump(to:)`.
+  @_spi(Tools) public func fireDueTimers() {
     while true {
       let next = state.withLock { state -> Timer? in
         let due = state.timers.indices.filter { state.timers[$0].deadline <= state.now }
@@ -163,8 +169,12 @@ public final class VirtualClock: Clock, ManualTimerClock, Sendable {
     for sleeper in due { sleeper.continuation.resume() }
   }
 
-  /// Moves the clock to `instant` and fires what is due; see ``jump(to:)`` and
-  /// ``fireDueTimers()``.
+  /// Moves the clock to `instant`, then fires every timer due at or before
+  /// it (including timers that firing arms for the same instant) and resumes
+  /// the sleepers that are due. Time never moves backwards: an earlier
+  /// instant fires what is due at ``now``.
+  ///
+  ///     clock.advance(to: .frame(3))
   public func advance(to instant: VirtualInstant) {
     jump(to: instant)
     fireDueTimers()

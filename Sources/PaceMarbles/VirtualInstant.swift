@@ -3,7 +3,8 @@
 // Licensed under Apache License v2.0. See LICENSE.txt for license information.
 //===----------------------------------------------------------------------===//
 
-public import Pace
+import Pace
+public import PaceStageText
 
 /// An instant of virtual time, counted from the start of a marble run.
 ///

@@ -39,7 +39,7 @@ public func expectMarbles(
   produce expected: String,
   sourceLocation: SourceLocation = #_sourceLocation
 ) -> MarbleDiagram? {
-  expectMarbles(input, machine: PacingPipeline(stages), produce: expected, sourceLocation: sourceLocation)
+  expectMarbles(input, machine: PacingPipeline(machines: stages), produce: expected, sourceLocation: sourceLocation)
 }
 
 /// Checks that `input`, run through `machine` (a policy, or a

@@ -12,7 +12,7 @@ import Testing
 
   @Test func run_withNoStages_passesTheInputThrough() throws {
     let input = try MarbleDiagram(parsing: "a-[bc]-'foo'|")
-    #expect(input.run(through: PacingPipeline([])) == input)
+    #expect(input.run(through: PacingPipeline(machines: [])) == input)
   }
 
   @Test func run_continuesPastTheInput_whileATimerIsPending() throws {

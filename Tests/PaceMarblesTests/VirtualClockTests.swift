@@ -4,7 +4,7 @@
 //===----------------------------------------------------------------------===//
 
 import Pace
-import PaceMarbles
+@_spi(Tools) import PaceMarbles
 import Synchronization
 import Testing
 

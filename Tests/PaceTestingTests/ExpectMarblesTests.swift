@@ -52,7 +52,7 @@ import Testing
   }
 
   @Test func expectMarbles_throughAPipeline_chainsTheStages() throws {
-    let pipeline = PacingPipeline<String, VirtualInstant>([
+    let pipeline = PacingPipeline<String, VirtualInstant>(machines: [
       DistinctStateMachine(), ThrottleStateMachine(interval: .frames(2)),
     ])
     expectMarbles("aab-bc|", through: pipeline, produce: "a-b--c|")

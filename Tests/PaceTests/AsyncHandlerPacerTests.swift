@@ -66,7 +66,7 @@ import Testing
   let saves = Saves()
 
   func autosave(_ onBusy: OnBusy) -> Debouncer<String> {
-    Debouncer<String>(for: .frames(3), clock: clock, onBusy: onBusy, handler: saves.save)
+    Debouncer<String>(.debounce(for: .frames(3)), clock: clock, onBusy: onBusy, handler: saves.save)
   }
 
   /// Sends `draft` and lets its quiet period pass.
@@ -127,7 +127,7 @@ import Testing
   }
 
   @Test func aThrottler_withAnAsyncHandler_keepsItsRate_andQueuesTheLatest() async {
-    let sync = Throttler<String>(for: .frames(3), clock: clock, onBusy: .queue, handler: saves.save)
+    let sync = Throttler<String>(.throttle(for: .frames(3)), clock: clock, onBusy: .queue, handler: saves.save)
     var arrivals = saves.arrived.makeAsyncIterator()
     sync.send("a")  // Leading edge: at once.
     #expect(await arrivals.next() == "a")
@@ -172,7 +172,7 @@ import Testing
     }
 
     func start() {
-      pacer = Debouncer<String>(for: .frames(3), clock: clock, onBusy: .queue, owner: self) { store, draft in
+      pacer = Debouncer<String>(.debounce(for: .frames(3)), clock: clock, onBusy: .queue, owner: self) { store, draft in
         await store.saves.save(draft)
         store.saved.append(draft)  // On the actor, after the await.
         store.saves.note("saved \(draft)")
@@ -212,7 +212,7 @@ import Testing
     let handled = LockedState<(values: [Int], running: Int, most: Int)>(([], 0, 0))
     let (done, finished) = AsyncStream<Void>.makeStream()
     let sends = 1_000
-    let pacer = Debouncer<Int>(for: .zero, onBusy: .queue) { value in
+    let pacer = Debouncer<Int>(.debounce(for: .zero), onBusy: .queue) { value in
       handled.withLock { state in
         state.running += 1
         state.most = max(state.most, state.running)

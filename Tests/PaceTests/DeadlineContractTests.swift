@@ -64,7 +64,7 @@ struct HurryStateMachine<Instant: InstantProtocol>: PacingStateMachine, Sendable
     let machine = HurryStateMachine<DriverInstant>(long: DriverDuration(.frames(10)), short: DriverDuration(.frames(2)))
     let pacerClock = VirtualClock()
     let pacer = await diagram.run(on: pacerClock) { clock, handler in
-      Pacer(machine: machine, clock: clock, handler: handler)
+      Pacer(machine, clock: clock, handler: handler)
     }
     #expect(pacer.description == output, "pacer")
     let sequenceClock = VirtualClock()
@@ -78,7 +78,7 @@ struct HurryStateMachine<Instant: InstantProtocol>: PacingStateMachine, Sendable
     let (values, delivered) = AsyncStream<ContinuousClock.Instant>.makeStream()
     let machine = HurryStateMachine<DriverInstant>(
       long: DriverDuration(.seconds(3_600)), short: DriverDuration(.milliseconds(5)))
-    let pacer = Pacer(machine: machine) { (_: String) in delivered.yield(.now) }
+    let pacer = Pacer(machine) { (_: String) in delivered.yield(.now) }
     pacer.send("a")  // Armed for an hour…
     let sent = ContinuousClock.now
     pacer.send("!")  // …then for 5 ms.

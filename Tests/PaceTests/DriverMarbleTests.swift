@@ -4,6 +4,7 @@
 //===----------------------------------------------------------------------===//
 
 import Pace
+import PaceStageText
 import PaceTesting
 import Testing
 
@@ -19,7 +20,7 @@ import Testing
     let policy = input.run(stages: stages)
     let clock = VirtualClock()
     let pacer = await input.run(on: clock) { clock, handler in
-      Pacer(stages: stages, clock: clock, handler: handler)
+      Pacer(.stages(stages), clock: clock, handler: handler)
     }
     #expect(clock.pendingTimerCount == 0, "the pacer left a timer behind")
     let sequenceClock = VirtualClock()

@@ -25,7 +25,7 @@ struct StuckStateMachine: PacingStateMachine, Sendable {
 @Suite struct DriverRobustnessTests {
   @Test func aPolicyThatNeverMovesItsPastDeadline_doesNotSpinTheTimer() async {
     let clock = VirtualClock()
-    let pacer = Pacer(machine: StuckStateMachine(), clock: clock) { (_: String) in }
+    let pacer = Pacer(StuckStateMachine(), clock: clock) { (_: String) in }
     pacer.send("a")
     clock.advance(by: .seconds(1))  // Fires once, then leaves it: this returns.
     #expect(clock.pendingTimerCount == 0)
@@ -35,7 +35,7 @@ struct StuckStateMachine: PacingStateMachine, Sendable {
   }
 
   @Test func aStuckPolicyOnTheRealClock_leavesOtherPacersOnTime() async {
-    let stuck = Pacer(machine: StuckStateMachine()) { (_: String) in }
+    let stuck = Pacer(StuckStateMachine()) { (_: String) in }
     stuck.send("a")
     let (values, delivered) = AsyncStream<Int>.makeStream()
     let other = Debouncer<Int>(for: .milliseconds(5)) { delivered.yield($0) }

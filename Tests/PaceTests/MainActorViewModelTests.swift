@@ -70,11 +70,11 @@ struct LibraryBackend: Sendable {
     search = SearchModel(debounce: .frames(3), clock: clock, search: backend.search)
     pages = Pager(loadPage: backend.page)
     suggest = DebouncedTask(for: .frames(2), clock: clock, operation: backend.suggestions)
-    autosave = Debouncer(for: .frames(5), clock: clock, onBusy: .queue, owner: self) { @MainActor model, draft in
+    autosave = Debouncer(.debounce(for: .frames(5)), clock: clock, onBusy: .queue, owner: self) { @MainActor model, draft in
       await model.backend.save(draft)
       model.saved.append(draft)
     }
-    progressUpdates = Throttler(for: .frames(4), clock: clock, owner: self) { @MainActor model, value in
+    progressUpdates = Throttler(.throttle(for: .frames(4)), clock: clock, owner: self) { @MainActor model, value in
       model.progress = value
     }
   }

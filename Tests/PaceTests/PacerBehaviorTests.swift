@@ -4,6 +4,7 @@
 //===----------------------------------------------------------------------===//
 
 import Pace
+@_spi(Tools) import PaceMarbles
 import PaceTesting
 import Testing
 

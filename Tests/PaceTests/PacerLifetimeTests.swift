@@ -132,7 +132,7 @@ import Testing
   var query = ""
   private let calls: Recorder<String>
   private let clock: VirtualClock
-  private lazy var search = Debouncer<String>(for: .seconds(1), clock: clock, owner: self) { @MainActor model, text in
+  private lazy var search = Debouncer<String>(.debounce(for: .seconds(1)), clock: clock, owner: self) { @MainActor model, text in
     MainActor.preconditionIsolated()  // The handler runs where the model lives.
     model.query = text
     model.calls.record(text)
@@ -152,7 +152,7 @@ actor DraftStore {
   private let saved: Recorder<String>
   private let clock: VirtualClock
   private(set) var saveCount = 0
-  private lazy var saves = Debouncer<String>(for: .seconds(1), clock: clock, owner: self) { store, draft in
+  private lazy var saves = Debouncer<String>(.debounce(for: .seconds(1)), clock: clock, owner: self) { store, draft in
     store.persist(draft)  // Isolated to the store: no `await`.
   }
 

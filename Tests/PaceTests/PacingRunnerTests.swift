@@ -4,6 +4,7 @@
 //===----------------------------------------------------------------------===//
 
 import Pace
+import PaceStageText
 import PaceTesting
 import Testing
 
@@ -87,8 +88,8 @@ import Testing
       var machines = try PacingStage<String>.parse(chain.flatMap(\.arguments), durations: .frames)
         .map { $0.makeStateMachine(for: VirtualInstant.self) }
       if withAStageOfOnesOwn { machines.append(PassThrough()) }
-      let oneByOne = Self.log(of: input, through: PacingPipeline(machines), batched: false)
-      let batched = Self.log(of: input, through: PacingPipeline(machines), batched: true)
+      let oneByOne = Self.log(of: input, through: PacingPipeline(machines: machines), batched: false)
+      let batched = Self.log(of: input, through: PacingPipeline(machines: machines), batched: true)
       #expect(batched == oneByOne, "run \(run), \(chain.map(\.description).joined(separator: " ")): \(input)")
     }
   }

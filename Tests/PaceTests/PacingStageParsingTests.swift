@@ -5,6 +5,7 @@
 
 import Pace
 import PaceMarbles
+import PaceStageText
 import Testing
 
 /// The one path by which text becomes stages: `PacingStage.parse` and the

@@ -4,6 +4,7 @@
 //===----------------------------------------------------------------------===//
 
 import Pace
+import PaceStageText
 import PaceTesting
 import Testing
 
@@ -36,7 +37,7 @@ import Testing
   }
 
   @Test func pipelineOfTheDocComment() {
-    var pipeline = PacingPipeline<String, ContinuousClock.Instant>([
+    var pipeline = PacingPipeline<String, ContinuousClock.Instant>(machines: [
       DistinctStateMachine(),
       DebounceStateMachine(interval: .milliseconds(300)),
     ])
@@ -105,9 +106,8 @@ import Testing
   @Test func stagesInCode() async throws {
     let clock = VirtualClock()
     let searched = Recorder<String>()
-    let search = Pacer(
-      stages: .filter { !$0.isEmpty }, .distinct(), .debounce(for: .milliseconds(300)), clock: clock
-    ) { (query: String) in searched.record(query) }
+    let stages: [PacingStage<String>] = [.filter { !$0.isEmpty }, .distinct(), .debounce(for: .milliseconds(300))]
+    let search = Pacer(.stages(stages), clock: clock) { query in searched.record(query) }
     for query in ["s", "sw", "sw", "", "swift"] { search.send(query) }
     clock.advance(by: .milliseconds(300))
     await clock.settle()

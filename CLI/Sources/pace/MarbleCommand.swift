@@ -5,6 +5,7 @@
 
 import ArgumentParser
 import Pace
+import PaceStageText
 import PaceMarbles
 
 /// `pace marble DIAGRAM STAGE...`: runs a diagram through stages in virtual

@@ -5,6 +5,7 @@
 
 import ArgumentParser
 import Pace
+import PaceStageText
 
 /// `pace`: paces lines and commands with the operators of the Pace library.
 @main

@@ -4,6 +4,7 @@
 //===----------------------------------------------------------------------===//
 
 import Pace
+import PaceStageText
 
 /// A mistake in the command line: printed as one line on standard error, and
 /// `pace` exits with status 2.

@@ -12,7 +12,7 @@ import Testing
 
 @MainActor final class SearchViewModel {
   var query = ""
-  private lazy var search = Debouncer<String>(for: .milliseconds(300), owner: self) { @MainActor model, text in
+  private lazy var search = Pacer(.debounce(for: .milliseconds(300)), owner: self) { @MainActor model, text in
     model.query = text  // on the main actor, with the model, which the pacer holds weakly
   }
 
@@ -21,7 +21,7 @@ import Testing
 
 actor DraftStore {
   private(set) var saved: [String] = []
-  private lazy var saves = Debouncer<String>(for: .seconds(1), edges: .trailing(maxWait: .seconds(10)), owner: self) {
+  private lazy var saves = Pacer(.debounce(for: .seconds(1), edges: .trailing(maxWait: .seconds(10))), owner: self) {
     store, draft in store.persist(draft)  // on the actor: no `await`, and no cycle
   }
 

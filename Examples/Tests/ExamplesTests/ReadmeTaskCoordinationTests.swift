@@ -27,7 +27,7 @@ import Testing
 }
 
 actor AutosavingDraftStore {
-  private lazy var autosave = Debouncer<String>(for: .seconds(1), onBusy: .queue, owner: self) {
+  private lazy var autosave = Pacer(.debounce(for: .seconds(1)), onBusy: .queue, owner: self) {
     store, draft in await store.save(draft)  // on the actor, held weakly
   }
 

@@ -106,7 +106,7 @@ public final class SearchModel<Result: Sendable> {
     search: @escaping @Sendable (String) async throws -> [Result]
   ) where C.Duration == Duration {
     self.search = search
-    queries = Debouncer<String>(for: interval, clock: clock, owner: self) { @MainActor model, query in
+    queries = Debouncer<String>(.debounce(for: interval), clock: clock, owner: self) { @MainActor model, query in
       model.debounced(query)
     }
   }

@@ -8,9 +8,12 @@
 /// at least every `maxWait` while a burst goes on.
 ///
 /// ```swift
+/// let search = Debouncer<String>(for: .milliseconds(300)) { query in print("search", query) }
+///
 /// @MainActor final class SearchViewModel {
 ///   var query = ""
-///   private lazy var search = Debouncer<String>(for: .milliseconds(300), owner: self) { @MainActor model, text in
+///   private lazy var search = Pacer(.debounce(for: .milliseconds(300)), owner: self) {
+///     @MainActor (model, text: String) in
 ///     model.query = text          // on the main actor, with the model, which the pacer holds weakly
 ///   }
 ///   func textChanged(_ text: String) { search.send(text) }
@@ -28,6 +31,9 @@ extension Pacer {
   ///
   ///     let search = Debouncer<String>(for: .milliseconds(300)) { query in print(query) }
   ///
+  /// The same as `Pacer(.debounce(for: interval, edges: edges))`, which also
+  /// takes an owner or an `async` handler.
+  ///
   /// - Parameters:
   ///   - interval: The quiet period that ends a burst; a negative one counts as zero.
   ///   - edges: Which values of a burst the handler gets: the last by default.
@@ -41,71 +47,23 @@ extension Pacer {
     delivery: PacerDelivery = .separate,
     @_inheritActorContext handler: @escaping @Sendable @isolated(any) (V) -> Void
   ) where C.Duration == Duration, Machine == DebounceStateMachine<V, DriverInstant> {
-    self.init(
-      machine: DebounceStateMachine(interval: DriverDuration(interval), edges: edges.map(DriverDuration.init)),
-      clock: clock, delivery: delivery, handler: .isolated(handler))
+    self.init(machine: .debounce(for: interval, edges: edges), clock: clock, delivery: delivery, handler: .isolated(handler))
   }
+}
 
-  /// Creates a debouncer for an actor that owns it: the handler runs on the
-  /// actor, with the actor as an `isolated` parameter, which the pacer holds
-  /// weakly. No cycle, no `await` in the handler, and once the actor is gone
-  /// the handler is not called again.
+extension PacingStateMachine {
+  /// A debounce for a pacer: emits once things settle; see ``DebounceStateMachine``.
   ///
-  ///     actor DraftStore {
-  ///       private lazy var saves = Debouncer<String>(for: .seconds(1), owner: self) { store, draft in
-  ///         store.persist(draft)
-  ///       }
+  ///     let saves = Pacer(.debounce(for: .seconds(1), edges: .trailing(maxWait: .seconds(10))), owner: self) {
+  ///       (store, draft: String) in store.persist(draft)
   ///     }
   ///
   /// - Parameters:
   ///   - interval: The quiet period that ends a burst; a negative one counts as zero.
-  ///   - edges: Which values of a burst the handler gets: the last by default.
-  ///   - clock: The clock that measures time; the continuous clock by default.
-  ///   - delivery: Where a timer's emissions run the handler: off the timer's thread by default.
-  ///   - owner: The actor the handler runs on; held weakly.
-  ///   - handler: Called with the owner and each value the policy emits.
-  public convenience init<V, C: Clock, Owner: Actor>(
-    for interval: Duration,
-    edges: DebounceEdges<Duration> = .default,
-    clock: C = ContinuousClock(),
-    delivery: PacerDelivery = .separate,
-    owner: Owner,
-    handler: @escaping @Sendable (isolated Owner, V) -> Void
-  ) where C.Duration == Duration, Machine == DebounceStateMachine<V, DriverInstant> {
-    self.init(
-      machine: DebounceStateMachine(interval: DriverDuration(interval), edges: edges.map(DriverDuration.init)),
-      clock: clock, delivery: delivery, handler: .owned(by: owner, handler))
-  }
-
-  /// Creates a debouncer for an object that owns it (a main-actor model, any
-  /// `Sendable` class): the handler gets the owner, which the pacer holds
-  /// weakly, and runs on its own isolation (mark it `@MainActor` for a
-  /// main-actor model).
-  ///
-  ///     @MainActor final class SearchViewModel {
-  ///       var query = ""
-  ///       private lazy var search = Debouncer<String>(for: .milliseconds(300), owner: self) {
-  ///         @MainActor model, text in model.query = text
-  ///       }
-  ///     }
-  ///
-  /// - Parameters:
-  ///   - interval: The quiet period that ends a burst; a negative one counts as zero.
-  ///   - edges: Which values of a burst the handler gets: the last by default.
-  ///   - clock: The clock that measures time; the continuous clock by default.
-  ///   - delivery: Where a timer's emissions run the handler: off the timer's thread by default.
-  ///   - owner: The object handed to the handler; held weakly.
-  ///   - handler: Called with the owner and each value the policy emits, on its isolation.
-  public convenience init<V, C: Clock, Owner: AnyObject & Sendable>(
-    for interval: Duration,
-    edges: DebounceEdges<Duration> = .default,
-    clock: C = ContinuousClock(),
-    delivery: PacerDelivery = .separate,
-    owner: Owner,
-    @_inheritActorContext handler: @escaping @Sendable @isolated(any) (Owner, V) -> Void
-  ) where C.Duration == Duration, Machine == DebounceStateMachine<V, DriverInstant> {
-    self.init(
-      machine: DebounceStateMachine(interval: DriverDuration(interval), edges: edges.map(DriverDuration.init)),
-      clock: clock, delivery: delivery, handler: .owned(by: owner, handler))
+  ///   - edges: Which values of a burst are emitted: the last by default.
+  public static func debounce<V>(
+    for interval: Duration, edges: DebounceEdges<Duration> = .default
+  ) -> Self where Self == DebounceStateMachine<V, DriverInstant> {
+    DebounceStateMachine(interval: DriverDuration(interval), edges: edges.map(DriverDuration.init))
   }
 }

@@ -8,8 +8,8 @@
 /// ``Throttler`` are pacers; so is a chain of stages.
 ///
 /// ```swift
-/// let search = Pacer(stages: .filter { !$0.isEmpty }, .distinct(), .debounce(for: .milliseconds(300))) {
-///   (query: String) in print("search", query)
+/// let search = Pacer(.stages(.distinct(), .debounce(for: .milliseconds(300)))) { (query: String) in
+///   print("search", query)
 /// }
 /// search.send("swift")
 /// ```
@@ -33,7 +33,7 @@
 ///
 /// ```swift
 /// actor Store {
-///   private lazy var saves = Debouncer<String>(for: .seconds(1), owner: self) { store, draft in
+///   private lazy var saves = Pacer(.debounce(for: .seconds(1)), owner: self) { (store, draft: String) in
 ///     store.persist(draft)       // on the actor, no `await`; no cycle: the pacer holds `store` weakly
 ///   }
 ///   func edited(_ draft: String) { saves.send(draft) }

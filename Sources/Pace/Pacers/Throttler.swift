@@ -7,9 +7,12 @@
 /// value at once, and with the latest value of each interval when it ends.
 ///
 /// ```swift
+/// let submit = Throttler<Void>(for: .seconds(1), edges: .leading) { print("submitted") }
+///
 /// @MainActor final class DownloadModel {
 ///   var fraction = 0.0
-///   private lazy var progress = Throttler<Double>(for: .milliseconds(100), owner: self) { @MainActor model, value in
+///   private lazy var progress = Pacer(.throttle(for: .milliseconds(100)), owner: self) {
+///     @MainActor (model, value: Double) in
 ///     model.fraction = value      // at most ten redraws a second, the last value always shown
 ///   }
 ///   func progressChanged(_ value: Double) { progress.send(value) }
@@ -27,6 +30,9 @@ extension Pacer {
   ///
   ///     let submit = Throttler<Void>(for: .seconds(1), edges: .leading) { print("submitted") }
   ///
+  /// The same as `Pacer(.throttle(for: interval, edges: edges))`, which also
+  /// takes an owner or an `async` handler.
+  ///
   /// - Parameters:
   ///   - interval: The shortest time between two calls; a negative one counts as zero.
   ///   - edges: Which values the handler gets: leading and trailing by default.
@@ -40,71 +46,23 @@ extension Pacer {
     delivery: PacerDelivery = .separate,
     @_inheritActorContext handler: @escaping @Sendable @isolated(any) (V) -> Void
   ) where C.Duration == Duration, Machine == ThrottleStateMachine<V, DriverInstant> {
-    self.init(
-      machine: ThrottleStateMachine(interval: DriverDuration(interval), edges: edges),
-      clock: clock, delivery: delivery, handler: .isolated(handler))
+    self.init(machine: .throttle(for: interval, edges: edges), clock: clock, delivery: delivery, handler: .isolated(handler))
   }
+}
 
-  /// Creates a throttler for an actor that owns it: the handler runs on the
-  /// actor, with the actor as an `isolated` parameter, which the pacer holds
-  /// weakly. No cycle, no `await` in the handler, and once the actor is gone
-  /// the handler is not called again.
+extension PacingStateMachine {
+  /// A throttle for a pacer: emits at most once per interval; see ``ThrottleStateMachine``.
   ///
-  ///     actor Telemetry {
-  ///       private lazy var reports = Throttler<Int>(for: .seconds(5), owner: self) { telemetry, count in
-  ///         telemetry.upload(count)
-  ///       }
+  ///     let refresh = Pacer(.throttle(for: .seconds(2), edges: .leading), onBusy: .drop) { (page: Int) in
+  ///       try? await feed.reload(page)
   ///     }
   ///
   /// - Parameters:
-  ///   - interval: The shortest time between two calls; a negative one counts as zero.
-  ///   - edges: Which values the handler gets: leading and trailing by default.
-  ///   - clock: The clock that measures time; the continuous clock by default.
-  ///   - delivery: Where a timer's emissions run the handler: off the timer's thread by default.
-  ///   - owner: The actor the handler runs on; held weakly.
-  ///   - handler: Called with the owner and each value the policy emits.
-  public convenience init<V, C: Clock, Owner: Actor>(
-    for interval: Duration,
-    edges: ThrottleEdges = .default,
-    clock: C = ContinuousClock(),
-    delivery: PacerDelivery = .separate,
-    owner: Owner,
-    handler: @escaping @Sendable (isolated Owner, V) -> Void
-  ) where C.Duration == Duration, Machine == ThrottleStateMachine<V, DriverInstant> {
-    self.init(
-      machine: ThrottleStateMachine(interval: DriverDuration(interval), edges: edges),
-      clock: clock, delivery: delivery, handler: .owned(by: owner, handler))
-  }
-
-  /// Creates a throttler for an object that owns it (a main-actor model, any
-  /// `Sendable` class): the handler gets the owner, which the pacer holds
-  /// weakly, and runs on its own isolation (mark it `@MainActor` for a
-  /// main-actor model).
-  ///
-  ///     @MainActor final class DownloadModel {
-  ///       var fraction = 0.0
-  ///       private lazy var progress = Throttler<Double>(for: .milliseconds(100), owner: self) {
-  ///         @MainActor model, value in model.fraction = value
-  ///       }
-  ///     }
-  ///
-  /// - Parameters:
-  ///   - interval: The shortest time between two calls; a negative one counts as zero.
-  ///   - edges: Which values the handler gets: leading and trailing by default.
-  ///   - clock: The clock that measures time; the continuous clock by default.
-  ///   - delivery: Where a timer's emissions run the handler: off the timer's thread by default.
-  ///   - owner: The object handed to the handler; held weakly.
-  ///   - handler: Called with the owner and each value the policy emits, on its isolation.
-  public convenience init<V, C: Clock, Owner: AnyObject & Sendable>(
-    for interval: Duration,
-    edges: ThrottleEdges = .default,
-    clock: C = ContinuousClock(),
-    delivery: PacerDelivery = .separate,
-    owner: Owner,
-    @_inheritActorContext handler: @escaping @Sendable @isolated(any) (Owner, V) -> Void
-  ) where C.Duration == Duration, Machine == ThrottleStateMachine<V, DriverInstant> {
-    self.init(
-      machine: ThrottleStateMachine(interval: DriverDuration(interval), edges: edges),
-      clock: clock, delivery: delivery, handler: .owned(by: owner, handler))
+  ///   - interval: The shortest time between two emissions; a negative one counts as zero.
+  ///   - edges: Which values are emitted: leading and trailing by default.
+  public static func throttle<V>(
+    for interval: Duration, edges: ThrottleEdges = .default
+  ) -> Self where Self == ThrottleStateMachine<V, DriverInstant> {
+    ThrottleStateMachine(interval: DriverDuration(interval), edges: edges)
   }
 }

@@ -12,15 +12,14 @@
 /// value is stored inline, so an action of one value never allocates; further
 /// values go to an array.
 ///
-///     var pipeline = PacingPipeline<String, ContinuousClock.Instant>([DistinctStateMachine()])
+///     var pipeline = PacingPipeline<String, ContinuousClock.Instant>(stages: [.distinct()])
 ///     let action = pipeline.valueReceived("a", at: .now)
 ///     for event in action {
 ///       if case .value(let value) = event { print(value) }  // "a"
 ///     }
 ///
 /// Drivers perform an action after they have released their lock: they deliver
-/// the values, then the termination. Nothing comes after a termination:
-/// ``append(_:)`` ignores it.
+/// the values, then the termination. Nothing comes after a termination.
 public struct PacingAction<Value> {
   @usableFromInline var head: Value?
   @usableFromInline var tail: [Value]
@@ -68,7 +67,7 @@ public struct PacingAction<Value> {
   /// Adds `event` after the events already in the action; ignored once the
   /// action terminates.
   @inlinable
-  public mutating func append(_ event: PacingEvent<Value>) {
+  package mutating func append(_ event: PacingEvent<Value>) {
     guard ending == .none else { return }
     switch event {
     case .value(let value):
@@ -80,7 +79,7 @@ public struct PacingAction<Value> {
 
   /// Adds the events of `other` after these, as ``append(_:)`` does one by one.
   @inlinable
-  public mutating func append(contentsOf other: PacingAction<Value>) {
+  package mutating func append(contentsOf other: PacingAction<Value>) {
     for event in other { append(event) }
   }
 }

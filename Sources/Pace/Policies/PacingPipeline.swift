@@ -15,10 +15,8 @@
 /// that handles an instant's inputs before its timers, as every Pace driver
 /// does, so runs the rule above: `[ab]` through `debounce 0` gives `b`.
 ///
-///     var pipeline = PacingPipeline<String, ContinuousClock.Instant>([
-///       DistinctStateMachine(),
-///       DebounceStateMachine(interval: .milliseconds(300)),
-///     ])
+///     var pipeline = PacingPipeline<String, ContinuousClock.Instant>(
+///       stages: [.distinct(), .debounce(for: .milliseconds(300))])
 ///     let start = ContinuousClock.now
 ///     _ = pipeline.valueReceived("a", at: start)                     // .none
 ///     _ = pipeline.valueReceived("a", at: start)                     // .none: distinct drops it
@@ -26,14 +24,12 @@
 ///     _ = pipeline.timerFired(at: start + .milliseconds(300))         // .emit("a")
 ///
 /// To chain stages for a closure pacer or an `AsyncSequence`, write them as
-/// ``PacingStage`` values: `Pacer(stages: .distinct(), .debounce(for: .milliseconds(300)))`.
+/// ``PacingStage`` values: `Pacer(.stages(.distinct(), .debounce(for: .milliseconds(300))))`.
+/// To chain machines of your own, use ``init(machines:)``.
 ///
 /// Once an event that ends the sequence has come out, the pipeline is
 /// ``isTerminated`` and ignores everything after.
 public struct PacingPipeline<Value, Instant: InstantProtocol>: Sendable {
-  /// A stage of the pipeline.
-  public typealias Stage = any PacingStateMachine<Value, Instant> & Sendable
-
   @usableFromInline var stages: [PipelineStage<Value, Instant>]
   /// Each stage's deadline, as its last event left it; a stage's deadline
   /// changes only when it handles an event, so reading these never touches
@@ -50,10 +46,15 @@ public struct PacingPipeline<Value, Instant: InstantProtocol>: Sendable {
   public var isTerminated: Bool { terminated }
   @usableFromInline var terminated = false
 
-  /// Creates a pipeline that runs `stages` left to right. With no stages it
-  /// passes every event through unchanged.
-  public init(_ stages: [Stage]) {
-    self.stages = stages.map(PipelineStage.init)
+  /// Creates a pipeline that runs `machines` left to right, policies of your
+  /// own among them. With no machines it passes every event through unchanged.
+  ///
+  ///     let pipeline = PacingPipeline<String, ContinuousClock.Instant>(machines: [
+  ///       DistinctStateMachine(),
+  ///       DebounceStateMachine(interval: .milliseconds(300)),
+  ///     ])
+  public init(machines: [any PacingStateMachine<Value, Instant> & Sendable]) {
+    self.stages = machines.map(PipelineStage.init)
     takesBatches = self.stages.allSatisfy { $0.isBuiltIn }
     stageDeadlines = self.stages.map(\.deadline)
     earliestDeadline = Self.earliest(of: stageDeadlines)

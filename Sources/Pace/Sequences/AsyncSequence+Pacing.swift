@@ -101,10 +101,14 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 
   /// Runs the elements through a policy of your own.
   ///
-  ///     let paced = events.paced(by: MyPolicy<Event, DriverInstant>())
+  ///     let paced = events.paced(by: SampleStateMachine(interval: .milliseconds(300)))
+  ///
+  /// A policy generic over its instant, like Pace's own, is written with
+  /// ``DriverDuration``'s `.milliseconds(_:)` and its kin; the driver's instant
+  /// type is inferred.
   ///
   /// - Parameters:
-  ///   - machine: The policy, any ``PacingStateMachine`` on ``DriverInstant``s.
+  ///   - machine: The policy, any ``PacingStateMachine`` on a driver's instants.
   ///   - clock: The clock that measures time; the continuous clock by default.
   public func paced<Machine: PacingStateMachine & Sendable, C: Clock & Sendable>(
     by machine: Machine, clock: C = ContinuousClock()

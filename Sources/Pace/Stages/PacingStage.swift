@@ -8,13 +8,13 @@
 /// Chain stages in code for a closure pacer or an `AsyncSequence`, with the
 /// timing contract's semantics (each stage feeds the next at the same instant):
 ///
-///     let search = Pacer(stages: .filter { !$0.isEmpty }, .distinct(), .debounce(for: .milliseconds(300))) {
-///       (query: String) in print(query)
-///     }
+///     let stages: [PacingStage<String>] = [.filter { !$0.isEmpty }, .distinct(), .debounce(for: .milliseconds(300))]
+///     let search = Pacer(.stages(stages)) { query in print(query) }
 ///     for await query in queries.paced(by: .distinct(), .debounce(for: .milliseconds(300))) { … }
 ///
 /// Text (a command line, a configuration file) becomes stages through
-/// ``parse(_:durations:)``, the one validating path; see ``PacingOperator``.
+/// `PacingStage.parse(_:durations:)` of the `PaceStageText` library, the one
+/// validating path.
 public struct PacingStage<Value>: Sendable {
   @usableFromInline
   package enum Kind: Sendable {
@@ -32,18 +32,6 @@ public struct PacingStage<Value>: Sendable {
   @usableFromInline
   package init(_ kind: Kind) {
     self.kind = kind
-  }
-
-  /// The operator of this stage.
-  public var `operator`: PacingOperator {
-    switch kind {
-    case .debounce: .debounce
-    case .throttle: .throttle
-    case .distinct: .distinct
-    case .filter: .filter
-    case .skip: .skip
-    case .take: .take
-    }
   }
 
   /// Emits once things settle; see ``DebounceStateMachine``.
@@ -130,11 +118,11 @@ extension PacingPipeline where Value: Sendable {
   ///
   ///     let pipeline = PacingPipeline<String, ContinuousClock.Instant>(stages: [.distinct(), .debounce(for: .seconds(1))])
   public init(stages: [PacingStage<Value>]) where Instant.Duration == Duration {
-    self.init(stages.map { $0.makeStateMachine(for: Instant.self) })
+    self.init(machines: stages.map { $0.makeStateMachine(for: Instant.self) })
   }
 
   /// A pipeline of `stages`, left to right, with durations converted by `duration`.
   public init(stages: [PacingStage<Value>], converting duration: (Duration) -> Instant.Duration) {
-    self.init(stages.map { $0.makeStateMachine(for: Instant.self, converting: duration) })
+    self.init(machines: stages.map { $0.makeStateMachine(for: Instant.self, converting: duration) })
   }
 }

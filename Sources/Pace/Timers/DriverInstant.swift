@@ -11,10 +11,11 @@
 /// send path's `now + interval` one integer add, where `Swift.Duration` would
 /// do 128-bit arithmetic.
 ///
-/// You meet it when you run a state machine of your own in a driver:
+/// A driver infers it: a policy of your own, generic over its instant, is
+/// written with ``DriverDuration``'s `.milliseconds(_:)` and its kin, as a
+/// `Swift.Duration` would be, and never names this type:
 ///
-///     let machine = DebounceStateMachine<String, DriverInstant>(interval: DriverDuration(.milliseconds(300)))
-///     let pacer = Pacer(machine: machine) { (value: String) in print(value) }
+///     let pacer = Pacer(DebounceStateMachine(interval: .milliseconds(300))) { (value: String) in print(value) }
 public struct DriverInstant: InstantProtocol, Hashable, Sendable {
   /// Nanoseconds since the driver's epoch.
   public var nanoseconds: Int64
@@ -49,7 +50,11 @@ public struct DriverInstant: InstantProtocol, Hashable, Sendable {
 
 /// A driver's durations: whole nanoseconds in an `Int64`.
 ///
-///     DriverDuration(.milliseconds(300)).nanoseconds  // 300_000_000
+/// Written as a `Swift.Duration` is, so that a policy of your own reads the
+/// same on a driver as on any clock:
+///
+///     DriverDuration.milliseconds(300).nanoseconds    // 300_000_000
+///     DriverDuration(.milliseconds(300)).nanoseconds  // the same, from a `Swift.Duration`
 public struct DriverDuration: DurationProtocol, Hashable, Sendable {
   /// The length in nanoseconds.
   public var nanoseconds: Int64
@@ -70,6 +75,55 @@ public struct DriverDuration: DurationProtocol, Hashable, Sendable {
     } else {
       nanoseconds = total
     }
+  }
+
+  /// A duration of `seconds` whole seconds; saturates at about 292 years.
+  ///
+  ///     let machine = ThrottleStateMachine<Int, DriverInstant>(interval: .seconds(1))
+  public static func seconds<T: BinaryInteger>(_ seconds: T) -> DriverDuration {
+    DriverDuration(.seconds(seconds))
+  }
+
+  /// A duration of `seconds` seconds, rounded down to whole nanoseconds.
+  ///
+  ///     let machine = DebounceStateMachine<String, DriverInstant>(interval: .seconds(0.3))
+  public static func seconds(_ seconds: Double) -> DriverDuration {
+    DriverDuration(.seconds(seconds))
+  }
+
+  /// A duration of `milliseconds` whole milliseconds; saturates at about 292 years.
+  ///
+  ///     let machine = DebounceStateMachine<String, DriverInstant>(interval: .milliseconds(300))
+  public static func milliseconds<T: BinaryInteger>(_ milliseconds: T) -> DriverDuration {
+    DriverDuration(.milliseconds(milliseconds))
+  }
+
+  /// A duration of `milliseconds` milliseconds, rounded down to whole nanoseconds.
+  ///
+  ///     let machine = DebounceStateMachine<String, DriverInstant>(interval: .milliseconds(2.5))
+  public static func milliseconds(_ milliseconds: Double) -> DriverDuration {
+    DriverDuration(.milliseconds(milliseconds))
+  }
+
+  /// A duration of `microseconds` whole microseconds; saturates at about 292 years.
+  ///
+  ///     let machine = ThrottleStateMachine<Int, DriverInstant>(interval: .microseconds(500))
+  public static func microseconds<T: BinaryInteger>(_ microseconds: T) -> DriverDuration {
+    DriverDuration(.microseconds(microseconds))
+  }
+
+  /// A duration of `microseconds` microseconds, rounded down to whole nanoseconds.
+  ///
+  ///     let machine = ThrottleStateMachine<Int, DriverInstant>(interval: .microseconds(2.5))
+  public static func microseconds(_ microseconds: Double) -> DriverDuration {
+    DriverDuration(.microseconds(microseconds))
+  }
+
+  /// A duration of `nanoseconds` nanoseconds; saturates at about 292 years.
+  ///
+  ///     let machine = ThrottleStateMachine<Int, DriverInstant>(interval: .nanoseconds(100))
+  public static func nanoseconds<T: BinaryInteger>(_ nanoseconds: T) -> DriverDuration {
+    DriverDuration(.nanoseconds(nanoseconds))
   }
 
   /// The same length as a `Swift.Duration`.

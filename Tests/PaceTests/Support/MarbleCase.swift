@@ -4,6 +4,7 @@
 //===----------------------------------------------------------------------===//
 
 import Pace
+import PaceStageText
 import PaceTesting
 import Testing
 

@@ -4,7 +4,7 @@
 //===----------------------------------------------------------------------===//
 
 import Pace
-import PaceMarbles
+@_spi(Tools) import PaceMarbles
 
 /// Replays a typing session through Pace's ``SearchModel`` on virtual time:
 /// the model, its debouncer and its latest-wins searches run as they would

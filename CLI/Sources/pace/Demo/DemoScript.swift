@@ -4,6 +4,7 @@
 //===----------------------------------------------------------------------===//
 
 import Pace
+import PaceStageText
 
 /// A typing session for `pace demo` to replay: what the search field says
 /// after each keystroke, and when.

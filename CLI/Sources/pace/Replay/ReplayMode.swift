@@ -25,7 +25,7 @@ enum ReplayMode {
   ) throws(InputError) {
     var machines = stages.map { $0.makeStateMachine(for: ReplayInstant.self) }
     if let counts { machines = counts.counting(machines) }
-    var runner = PacingRunner(PacingPipeline(machines))
+    var runner = PacingRunner(PacingPipeline(machines: machines))
     func emit(_ event: PacingEvent<ReplayLine>, at instant: ReplayInstant) {
       guard case .value(let line) = event else { return }
       writer.write(bytes: line.timestamp.formatted(instant).utf8)

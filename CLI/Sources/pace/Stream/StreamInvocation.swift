@@ -4,6 +4,7 @@
 //===----------------------------------------------------------------------===//
 
 import Pace
+import PaceStageText
 
 /// `pace [--replay] [--stats] [--on-busy …] STAGE... [-- COMMAND [ARG...]]`,
 /// read from the command line.

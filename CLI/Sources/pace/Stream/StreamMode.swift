@@ -46,7 +46,7 @@ enum StreamMode {
   ) throws(ReadError) {
     var machines = stages.map { $0.makeStateMachine(for: DriverInstant.self, converting: DriverDuration.init) }
     if let counts { machines = counts.counting(machines) }
-    var runner = PacingRunner(PacingPipeline(machines))
+    var runner = PacingRunner(PacingPipeline(machines: machines))
     // Captures only `sink`: a captured `var` would be checked for exclusive
     // access at run time, line after line.
     func emit(_ event: PacingEvent<Line>, at _: DriverInstant) {

@@ -3,11 +3,13 @@
 // Licensed under Apache License v2.0. See LICENSE.txt for license information.
 //===----------------------------------------------------------------------===//
 
+public import Pace
+
 /// The operators a stage can be, as text names them: the one registry that
 /// the command line, the marble runner and the tests read.
 ///
 /// Each operator has its name, its synopsis (options and their defaults), and
-/// is parsed by ``PacingStage/parse(_:durations:)``.
+/// is parsed by `PacingStage.parse(_:durations:)`.
 ///
 ///     PacingOperator.allCases.map(\.name)  // ["debounce", "throttle", "distinct", "filter", "skip", "take"]
 ///     PacingOperator.debounce.synopsis     // "debounce DURATION [--leading] [--no-trailing] [--max-wait DURATION]"
@@ -64,7 +66,7 @@ public enum PacingOperator: String, CaseIterable, Sendable {
   }
 
   /// The options a stage of this operator takes. Each turns a default of
-  /// ``DebounceEdges/default`` or ``ThrottleEdges/default`` around, or adds a
+  /// `DebounceEdges.default` or `ThrottleEdges.default` around, or adds a
   /// maximum wait.
   var options: [Option] {
     switch self {
@@ -72,6 +74,22 @@ public enum PacingOperator: String, CaseIterable, Sendable {
       [Option(flag: "--leading"), Option(flag: "--no-trailing"), Option(flag: "--max-wait", takesDuration: true)]
     case .throttle: [Option(flag: "--no-leading"), Option(flag: "--no-trailing")]
     case .distinct, .filter, .skip, .take: []
+    }
+  }
+}
+
+extension PacingStage {
+  /// The operator of this stage.
+  ///
+  ///     PacingStage<String>.debounce(for: .seconds(1)).operator.name  // "debounce"
+  public var `operator`: PacingOperator {
+    switch kind {
+    case .debounce: .debounce
+    case .throttle: .throttle
+    case .distinct: .distinct
+    case .filter: .filter
+    case .skip: .skip
+    case .take: .take
     }
   }
 }

@@ -3,6 +3,8 @@
 // Licensed under Apache License v2.0. See LICENSE.txt for license information.
 //===----------------------------------------------------------------------===//
 
+public import Pace
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -43,7 +45,7 @@ extension PacingStage where Value: Equatable & Sendable {
   ///       String(decoding: $0, as: UTF8.self)
   ///     }
   ///
-  /// - Throws: ``PacingSyntaxError``, as ``parse(_:durations:)``.
+  /// - Throws: ``PacingSyntaxError``, as `parse(_:durations:)`.
   @inlinable
   public static func parse(
     _ words: [String], durations: PacingDurationFormat, text: @escaping @Sendable (Value) -> String
@@ -65,7 +67,7 @@ extension PacingStage where Value: Equatable & Sendable {
   }
 }
 
-/// Reads ``PacingStage`` values from words; see ``PacingStage/parse(_:durations:)``.
+/// Reads `PacingStage` values from words; see `PacingStage.parse(_:durations:)`.
 private struct StageParser<Value: Equatable & Sendable> {
   let words: [String]
   let durations: PacingDurationFormat

@@ -17,14 +17,16 @@ extension LockedState {
   ///   - immediately: Run `work` on this thread until it first suspends,
   ///     where the platform allows (`Task.immediate`); false on a timer's
   ///     thread, which must not run user code.
-  ///   - work: The task's body. Formed by the caller with this type, since a
-  ///     closure converted to it would cost an allocation more.
+  ///   - work: The task's body. Generic, as `Task`'s own is: a closure
+  ///     literal is formed with the representation `Task` takes, where a
+  ///     concrete `() async throws -> Void` would be converted to it by a
+  ///     thunk, at the cost of an allocation per start.
   ///   - attach: Stores the task in the state, or answers false.
   @inlinable
-  package func startTask(
+  package func startTask<Success>(
     immediately: Bool = true,
-    _ work: sending @escaping @isolated(any) () async throws -> Void,
-    attach: (inout State, Task<Void, any Error>) -> Bool
+    _ work: sending @escaping @isolated(any) () async throws -> Success,
+    attach: (inout State, Task<Success, any Error>) -> Bool
   ) {
     startTask(immediately: immediately, work) { state, task in (attach(&state, task), ()) }
   }
@@ -32,10 +34,10 @@ extension LockedState {
   /// ``startTask(immediately:_:attach:)``, where `attach` also returns what
   /// the caller needs after the lock.
   @inlinable
-  package func startTask<Outcome>(
+  package func startTask<Success, Outcome>(
     immediately: Bool = true,
-    _ work: sending @escaping @isolated(any) () async throws -> Void,
-    attach: (inout State, Task<Void, any Error>) -> (isKept: Bool, outcome: Outcome)
+    _ work: sending @escaping @isolated(any) () async throws -> Success,
+    attach: (inout State, Task<Success, any Error>) -> (isKept: Bool, outcome: Outcome)
   ) -> Outcome {
     let task = Pace.startTask(immediately: immediately, work)
     let (isKept, outcome) = withLock { attach(&$0, task) }

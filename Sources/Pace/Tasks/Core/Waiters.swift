@@ -4,102 +4,65 @@
 //===----------------------------------------------------------------------===//
 
 /// The callers that wait for one execution, in the order they came. Most
-/// executions have one (latest wins) or none (a handler), so one is kept
-/// inline and a list is made only when a second joins.
+/// executions have one (latest wins) or none (a handler), so the first is
+/// kept inline; a list is made only when a second joins, and it grows in
+/// place (stored properties, not an enum's payload, which would be copied
+/// on each append).
 @usableFromInline
-package enum Waiters<Success: Sendable>: Sendable {
-  case none
-  case one(Waiter<Success>)
-  case many([Waiter<Success>])
+package struct Waiters<Success: Sendable>: Sendable {
+  @usableFromInline var first: Waiter<Success>?
+  @usableFromInline var rest: [Waiter<Success>] = []
 
   @inlinable
   package init(_ first: Waiter<Success>?) {
-    self = first.map(Waiters.one) ?? .none
+    self.first = first
   }
 
   @inlinable
-  package var isEmpty: Bool {
-    switch self {
-    case .none: true
-    case .one: false
-    case .many(let list): list.isEmpty
-    }
-  }
+  package var isEmpty: Bool { first == nil }
 
   @inlinable
-  package var count: Int {
-    switch self {
-    case .none: 0
-    case .one: 1
-    case .many(let list): list.count
-    }
-  }
+  package var count: Int { first == nil ? 0 : 1 + rest.count }
 
   @inlinable
   package mutating func append(_ waiter: Waiter<Success>) {
-    switch self {
-    case .none:
-      self = .one(waiter)
-    case .one(let first):
-      // Joiners come in bursts: room for a few at once, not one by one.
-      var list: [Waiter<Success>] = []
-      list.reserveCapacity(4)
-      list.append(first)
-      list.append(waiter)
-      self = .many(list)
-    case .many(var list):
-      self = .none  // The list is uniquely referenced while it grows.
-      list.append(waiter)
-      self = .many(list)
+    guard first != nil else {
+      first = waiter
+      return
     }
+    // Joiners come in bursts: room for a few at once, not one by one.
+    if rest.isEmpty { rest.reserveCapacity(4) }
+    rest.append(waiter)
   }
 
   /// Whether `caller` waits here.
   @inlinable
   package func contains(_ caller: CallerIdentity) -> Bool {
-    switch self {
-    case .none: false
-    case .one(let waiter): waiter.caller == caller
-    case .many(let list): list.contains { $0.caller == caller }
-    }
+    first?.caller == caller || rest.contains { $0.caller == caller }
   }
 
   /// Takes out the waiter of `caller`, if it waits here.
   @inlinable
   package mutating func remove(_ caller: CallerIdentity) -> Waiter<Success>? {
-    switch self {
-    case .none:
-      return nil
-    case .one(let waiter):
-      guard waiter.caller == caller else { return nil }
-      self = .none
-      return waiter
-    case .many(var list):
-      guard let index = list.firstIndex(where: { $0.caller == caller }) else { return nil }
-      self = .none
-      let waiter = list.remove(at: index)
-      self = .many(list)
+    if let waiter = first, waiter.caller == caller {
+      first = rest.isEmpty ? nil : rest.removeFirst()
       return waiter
     }
+    guard let index = rest.firstIndex(where: { $0.caller == caller }) else { return nil }
+    return rest.remove(at: index)
   }
 
   /// Answers every waiter with `result`.
   @inlinable
   package func resume(with result: Result<Success, any Error>) {
-    switch self {
-    case .none: break
-    case .one(let waiter): waiter.resume(with: result)
-    case .many(let list): for waiter in list { waiter.resume(with: result) }
-    }
+    first?.resume(with: result)
+    for waiter in rest { waiter.resume(with: result) }
   }
 
   /// Answers every waiter with `CancellationError`.
   @inlinable
   package func lose() {
-    switch self {
-    case .none: break
-    case .one(let waiter): waiter.lose()
-    case .many(let list): for waiter in list { waiter.lose() }
-    }
+    first?.lose()
+    for waiter in rest { waiter.lose() }
   }
 }

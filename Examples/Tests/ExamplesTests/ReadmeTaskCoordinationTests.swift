@@ -26,6 +26,18 @@ import Testing
   }
 }
 
+@MainActor final class Editor {
+  private lazy var saves = DebouncedTask(for: .seconds(1), owner: self) { (editor: Editor, draft: String) in
+    try await editor.persist(draft)
+  }
+
+  func edited(_ draft: String) async throws { try await saves.run(draft) }
+  func persist(_ draft: String) async throws { persisted.append(draft) }
+
+  // For the test: what was persisted.
+  var persisted: [String] = []
+}
+
 actor AutosavingDraftStore {
   private lazy var autosave = Pacer(.debounce(for: .seconds(1)), onBusy: .queue, owner: self) {
     store, draft in await store.save(draft)  // on the actor, held weakly
@@ -54,6 +66,17 @@ actor AutosavingDraftStore {
     for keystroke in typing { await keystroke.value }
     // One search ran, for the call that reached the debounce last (tasks may begin in any order).
     #expect([["s result"], ["sw result"], ["swift result"]].contains(model.results))
+  }
+
+  @MainActor @Test func theEditorsDebouncedTask_persistsTheLastDraftOnItsOwner() async throws {
+    let editor = Editor()
+    let drafts = ["H", "He", "Hello"].map { draft in Task { try await editor.edited(draft) } }
+    var superseded = 0
+    for draft in drafts {
+      do { try await draft.value } catch is CancellationError { superseded += 1 }
+    }
+    #expect(superseded == 2)  // The burst's earlier drafts: superseded when the next came.
+    #expect(editor.persisted.count == 1)  // Once, on the main actor, for the draft that came last.
   }
 
   @Test func autosave_savesTheLastEditOnce() async {

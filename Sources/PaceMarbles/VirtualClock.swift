@@ -51,14 +51,24 @@ public final class VirtualClock: Clock, ManualTimerClock, Sendable {
     var sleepers: [Sleeper] = []
     /// Sleepers cancelled before they were registered.
     var cancelledSleepers: Set<UInt64> = []
-    /// Tasks waiting until this many driver timers are armed.
-    var timerWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
-    /// Tasks waiting until this many tasks sleep on the clock.
-    var sleeperWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     /// Deliveries that drivers on this clock have started and not finished.
     var deliveries = 0
-    /// Tasks waiting until no delivery runs.
-    var settleWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Tasks waiting for timers to be armed, tasks to sleep, or deliveries to end.
+    var waiters = ProgressWaiters<Progress>()
+
+    var progress: Progress { Progress(timers: timers.count, sleepers: sleepers.count, deliveries: deliveries) }
+
+    /// The waiters that the clock's progress now satisfies, taken out.
+    mutating func takeReachedWaiters() -> [CheckedContinuation<Void, Never>] {
+      waiters.isEmpty ? [] : waiters.takeReached(progress)
+    }
+  }
+
+  /// What a test waits for on the clock.
+  private struct Progress {
+    var timers: Int
+    var sleepers: Int
+    var deliveries: Int
   }
 
   private let state: LockedState<State>
@@ -107,10 +117,7 @@ public final class VirtualClock: Clock, ManualTimerClock, Sendable {
           if state.cancelledSleepers.remove(id) != nil { return (.failure(CancellationError()), []) }
           if deadline <= state.now { return (.success(()), []) }
           state.sleepers.append(Sleeper(deadline: deadline, id: id, continuation: continuation))
-          let count = state.sleepers.count
-          let ready = state.sleeperWaiters.filter { $0.count <= count }.map(\.continuation)
-          state.sleeperWaiters.removeAll { $0.count <= count }
-          return (nil, ready)
+          return (nil, state.takeReachedWaiters())
         }
         if let result { continuation.resume(with: result) }
         for waiter in ready { waiter.resume() }
@@ -188,14 +195,7 @@ public final class VirtualClock: Clock, ManualTimerClock, Sendable {
   /// Suspends until at least `count` driver timers are armed: for instance,
   /// until a sequence consumed in another task has taken an element in.
   public func waitForPendingTimers(count: Int = 1) async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let ready = state.withLock { state in
-        guard state.timers.count < count else { return true }
-        state.timerWaiters.append((count, continuation))
-        return false
-      }
-      if ready { continuation.resume() }
-    }
+    await state.wait(in: \.waiters, until: { $0.timers >= count }, now: \.progress)
   }
 
   /// Suspends until at least `count` tasks sleep on the clock: for instance,
@@ -204,14 +204,7 @@ public final class VirtualClock: Clock, ManualTimerClock, Sendable {
   ///     let operation = Task { try await clock.sleep(until: .frame(10)) }
   ///     await clock.waitForSleepers()    // it sleeps now
   public func waitForSleepers(count: Int = 1) async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let ready = state.withLock { state in
-        guard state.sleepers.count < count else { return true }
-        state.sleeperWaiters.append((count, continuation))
-        return false
-      }
-      if ready { continuation.resume() }
-    }
+    await state.wait(in: \.waiters, until: { $0.sleepers >= count }, now: \.progress)
   }
 
   /// Returns once every delivery that pacers on this clock have started has
@@ -222,14 +215,7 @@ public final class VirtualClock: Clock, ManualTimerClock, Sendable {
   ///     clock.advance(to: .frame(3))
   ///     await clock.settle()      // the handler has run with "a"
   public func settle() async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let settled = state.withLock { state in
-        guard state.deliveries > 0 else { return true }
-        state.settleWaiters.append(continuation)
-        return false
-      }
-      if settled { continuation.resume() }
-    }
+    await state.wait(in: \.waiters, until: { $0.deliveries == 0 }, now: \.progress)
   }
 
   /// How drivers arm a timer on this clock; not API.
@@ -237,10 +223,7 @@ public final class VirtualClock: Clock, ManualTimerClock, Sendable {
     let (id, ready) = state.withLock { state in
       state.nextID += 1
       state.timers.append(Timer(deadline: deadline, id: state.nextID, action: action))
-      let count = state.timers.count
-      let ready = state.timerWaiters.filter { $0.count <= count }.map(\.continuation)
-      state.timerWaiters.removeAll { $0.count <= count }
-      return (state.nextID, ready)
+      return (state.nextID, state.takeReachedWaiters())
     }
     for waiter in ready { waiter.resume() }
     return id
@@ -263,9 +246,7 @@ public final class VirtualClock: Clock, ManualTimerClock, Sendable {
   package func deliveryFinished() {
     let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
       state.deliveries -= 1
-      guard state.deliveries == 0 else { return [] }
-      defer { state.settleWaiters = [] }
-      return state.settleWaiters
+      return state.takeReachedWaiters()
     }
     for waiter in waiters { waiter.resume() }
   }

@@ -105,11 +105,11 @@ struct StreamInvocation {
     if replay, command != nil {
       throw UsageError("--replay runs on the log's own clock, so it cannot run a command: remove one of them")
     }
-    if let onBusy, CommandOptions.onBusyNames[onBusy.value] == nil {
+    if let onBusy, OnBusyMode(rawValue: onBusy.value) == nil {
       throw UsageError(
         "argument \(onBusy.argument) '\(onBusy.value)': --on-busy is one of queue, drop, restart, signal")
     }
-    if let stopSignal, CommandOptions.signal(named: stopSignal.value) == nil {
+    if let stopSignal, StopSignal(stopSignal.value) == nil {
       throw UsageError(
         "argument \(stopSignal.argument) '\(stopSignal.value)': "
           + "--stop-signal is a signal name or number, such as TERM, INT, HUP, USR1 or 15"
@@ -127,8 +127,8 @@ struct StreamInvocation {
   var commandOptions: CommandOptions? {
     guard let command, let executable = command.first else { return nil }
     var options = CommandOptions(executable: executable, arguments: Array(command.dropFirst()))
-    if let onBusy { options.onBusy = CommandOptions.onBusyNames[onBusy.value]! }
-    if let stopSignal { options.stopSignal = CommandOptions.signal(named: stopSignal.value)! }
+    if let onBusy { options.onBusy = OnBusyMode(rawValue: onBusy.value)! }
+    if let stopSignal { options.stopSignal = StopSignal(stopSignal.value)! }
     if let stopTimeout { options.stopTimeout = PacingDurationFormat.withUnits.duration(from: stopTimeout.value)! }
     return options
   }

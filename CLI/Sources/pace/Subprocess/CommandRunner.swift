@@ -17,7 +17,8 @@ import Pace
 /// does what the library's on-busy policy (`OnBusyStateMachine`) says when a
 /// line comes while it still runs. The runner has no ordering rule of its
 /// own: it tells the policy "requested" and "finished", and does what it
-/// answers (start, keep waiting, drop, restart, signal).
+/// answers (start, keep waiting, drop, restart). `--on-busy signal` is the
+/// policy's drop, plus the stop signal to the running command.
 ///
 /// Events (lines, runs that start and end, the end of the input, a stop) go
 /// through one stream to one task, which alone holds the state: no lock.
@@ -101,7 +102,7 @@ final class CommandRunner: Sendable {
     init(options: CommandOptions, events: AsyncStream<Event>.Continuation) {
       self.options = options
       self.events = events
-      policy = OnBusyStateMachine(options.onBusy)
+      policy = OnBusyStateMachine(options.onBusy.policy)
     }
 
     mutating func handle(_ event: Event) {
@@ -113,7 +114,7 @@ final class CommandRunner: Sendable {
         guard running?.generation == generation else { return }
         running?.group = group
         if running?.isStopping == true { running?.task.cancel() }
-        if running?.hasPendingSignal == true { killpg(group, options.stopSignal) }
+        if running?.hasPendingSignal == true { killpg(group, options.stopSignal.number) }
         running?.hasPendingSignal = false
       case .ended(let generation, let outcome):
         let wasStopped = running?.generation == generation && running?.isStopping == true
@@ -147,29 +148,36 @@ final class CommandRunner: Sendable {
       }
     }
 
-    /// Does what the policy answered.
+    /// Does what the policy answered. The runner acts on three answers
+    /// (start, restart, and drop in signal mode); every other one asks
+    /// nothing of it. They are matched one by one rather than by a switch,
+    /// so that the runner names no answer it does not act on, whichever
+    /// ones the library's `OnBusyAction` has.
     private mutating func perform(_ action: OnBusyAction<[UInt8]>) {
-      switch action {
-      case .start(let line, let generation):
+      if case .start(let line, let generation) = action {
         start(line, generation: generation)
-      case .restart(let cancelling, let line, let generation):
+      } else if case .restart(let cancelling, let line, let generation) = action {
         // Stop the running one (its whole group); start the new one when it has ended.
         pendingStart = (line, generation)
         if running?.generation == cancelling, running?.isStopping == false {
           running?.isStopping = true
           running?.task.cancel()
         }
-      case .signal:
-        if let group = running?.group {
-          killpg(group, options.stopSignal)
-        } else {
-          // Sent as soon as the run's group is known: as the command starts,
-          // maybe before it has set up its handler. (Signals do not queue:
-          // several asked for meanwhile are one.)
-          running?.hasPendingSignal = true
-        }
-      case .none, .wait, .drop, .join, .cancelAll:
-        break  // Kept waiting (queue), dropped (drop), or nothing to do.
+      } else if case .drop = action, options.onBusy == .signal {
+        // Signal mode: the line is dropped, and the running command told.
+        signalRunning()
+      }
+    }
+
+    /// Sends the stop signal to the running command's process group.
+    private mutating func signalRunning() {
+      if let group = running?.group {
+        killpg(group, options.stopSignal.number)
+      } else {
+        // Sent as soon as the run's group is known: as the command starts,
+        // maybe before it has set up its handler. (Signals do not queue:
+        // several asked for meanwhile are one.)
+        running?.hasPendingSignal = true
       }
     }
 

@@ -42,6 +42,7 @@ let package = Package(
         "pace",
         .product(name: "Pace", package: "Pace"),
         .product(name: "PaceMarbles", package: "Pace"),
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
   ]

@@ -32,23 +32,32 @@ struct MarbleCommand: ParsableCommand {
         a--d--g--j--[k|]
         $ pace marble 'aab-a--bb|' distinct filter '[ab]' skip 1
         --b-a--b-|
-      """
+      """,
+    helpNames: .shortAndLong
   )
 
-  @Argument(
-    parsing: .allUnrecognized,
-    help: ArgumentHelp(
-      "The input diagram, then the stages, e.g. 'a-b-c---|' debounce 2 --leading.",
-      valueName: "DIAGRAM STAGE"))
-  var words: [String] = []
+  @Argument(help: "The input diagram, as in 'a-b-c---|'. It may start with dashes.")
+  var diagram: String?
 
-  func run() throws {
-    print(try Self.output(for: words.first == "--" ? Array(words.dropFirst()) : words))
+  @Argument(help: ArgumentHelp("The stages, with durations in frames, as in: debounce 2 --leading.", valueName: "stage"))
+  var stages: [String] = []
+
+  func validate() throws {
+    _ = try output()
   }
 
-  /// The output diagram for the command-line words `DIAGRAM STAGE...`.
-  static func output(for words: [String]) throws(UsageError) -> String {
-    guard let text = words.first else {
+  func run() throws {
+    print(try output())
+  }
+
+  /// The output diagram.
+  func output() throws(UsageError) -> String {
+    try Self.output(diagram: diagram, stages: stages)
+  }
+
+  /// The output diagram for the diagram and stage words as written.
+  static func output(diagram text: String?, stages: [String]) throws(UsageError) -> String {
+    guard let text else {
       throw UsageError("missing the diagram: pace marble DIAGRAM STAGE... (see 'pace marble --help')")
     }
     let diagram: MarbleDiagram
@@ -57,7 +66,8 @@ struct MarbleCommand: ParsableCommand {
     } catch {
       throw UsageError("argument 1 (the diagram \"\(text)\"), \(error)")
     }
-    let stages = try UsageError.parsingStages(Array(words.dropFirst()), firstArgumentNumber: 2, durations: .frames)
+    let stages: [PacingStage<String>] = try UsageError.parsingStages(
+      stages, durations: .frames, text: { $0 }, naming: { "argument \($0 + 2)" }, help: "pace marble --help")
     return diagram.run(stages: stages).description
   }
 }

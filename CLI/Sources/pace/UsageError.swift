@@ -21,20 +21,24 @@ struct UsageError: Error, Equatable, CustomStringConvertible {
 
 extension UsageError {
   /// Parses stage words with the library's one validating path, and turns its
-  /// error into a usage error that names the argument as the user counts it.
+  /// error into a usage error that names the word and where it stands.
   ///
   /// - Parameters:
   ///   - words: The stage words.
-  ///   - firstArgumentNumber: The argument number of `words[0]` on the command line.
   ///   - durations: How the durations are written.
-  static func parsingStages(
-    _ words: [String], firstArgumentNumber: Int, durations: PacingDurationFormat
-  ) throws(UsageError) -> [PacingStage<String>] {
+  ///   - text: What a filter matches in a value.
+  ///   - naming: Where the word at an index of `words` stands, as the user
+  ///     counts: "argument 3", "stage word 2".
+  ///   - help: The command whose help tells more, for an error that names no word.
+  static func parsingStages<Value: Equatable & Sendable>(
+    _ words: [String], durations: PacingDurationFormat, text: @escaping @Sendable (Value) -> String,
+    naming: (Int) -> String, help: String
+  ) throws(UsageError) -> [PacingStage<Value>] {
     do {
-      return try PacingStage<String>.parse(words, durations: durations)
+      return try PacingStage<Value>.parse(words, durations: durations, text: text)
     } catch {
-      guard let index = error.wordIndex else { throw UsageError(error.reason) }
-      throw UsageError("argument \(firstArgumentNumber + index) '\(words[index])': \(error.reason)")
+      guard let index = error.wordIndex else { throw UsageError("\(error.reason) (see '\(help)')") }
+      throw UsageError("\(naming(index)) '\(words[index])': \(error.reason)")
     }
   }
 }

@@ -3,25 +3,35 @@
 // Licensed under Apache License v2.0. See LICENSE.txt for license information.
 //===----------------------------------------------------------------------===//
 
+import ArgumentParser
 import Testing
 
+@testable import pace
+
 /// The help text is part of the interface: a change to it shows up here.
+/// `PaceExecutable` runs `pace` with `COLUMNS=80`.
 @Suite struct HelpSnapshotTests {
-  @Test func paceHelp() throws {
-    let result = try PaceExecutable.run(["--help"])
+  @Test(arguments: [
+    (["--help"], paceHelp), (["-h"], paceHelp), (["help", "stream"], paceHelp), (["marble", "--help"], marbleHelp),
+    (["help", "marble"], marbleHelp), (["demo", "--help"], demoHelp),
+  ])
+  func help(arguments: [String], snapshot: String) throws {
+    let result = try PaceExecutable.run(arguments)
     #expect(result.status == 0)
-    #expect(result.standardOutput == Self.paceHelp + "\n")
+    #expect(result.standardError.isEmpty)
+    #expect(result.standardOutput == snapshot + "\n")
   }
 
-  @Test func marbleHelp() throws {
-    let result = try PaceExecutable.run(["marble", "--help"])
-    #expect(result.status == 0)
-    #expect(result.standardOutput == Self.marbleHelp + "\n")
+  @Test func everyAbstract_isOneSentenceEndingWithAPeriod() {
+    for command in [PaceCommand.self, StreamCommand.self, MarbleCommand.self, DemoCommand.self] as [any ParsableCommand.Type] {
+      let abstract = command.configuration.abstract
+      #expect(abstract.hasSuffix(".") && abstract.dropLast().allSatisfy { $0 != "." && $0 != "\n" }, "\(abstract)")
+    }
   }
 
   static let paceHelp = #"""
-    OVERVIEW: Limits and orders work that happens too often: debounce, throttle,
-    distinct, filter, skip, take.
+    OVERVIEW: Paces the lines of standard input through stages, or runs a command
+    for each line that comes out.
 
     Stages are plain words, a new stage starting at each operator name.
     Durations need a unit: us, ms, s, m, h (250ms, 1.5s, 2m).
@@ -40,11 +50,7 @@ import Testing
       $ tail -f app.log | pace filter ERROR distinct throttle 10s
 
     Run a command for each line that comes out, with the line on its
-    standard input and in PACE_LINE; --on-busy says what a line does while
-    the command still runs: queue (run once more after, with the latest
-    line; the default), drop, restart (stop it and its process group with
-    --stop-signal, default TERM, then KILL after --stop-timeout, default
-    10s) or signal (send it --stop-signal). A file watcher:
+    standard input and in PACE_LINE. A file watcher:
 
       $ inotifywait -mr -e close_write src | pace debounce 200ms -- make
       $ inotifywait -mr -e close_write src | \
@@ -52,13 +58,11 @@ import Testing
 
     Replay a log on its own clock: each line starts with a timestamp (RFC
     3339, or seconds since the epoch), and each line that comes out carries
-    the time it was emitted. --stats counts lines per stage on standard error.
+    the time it was emitted.
 
       $ pace --replay --stats throttle 10m < alerts.log
 
-    Try an operator on a marble diagram, where each character is one frame:
-    '-' is a frame with no event, a letter is a value, '[ab]' are events in
-    the same frame, '|' finishes and '^' fails.
+    Try an operator on a marble diagram (see 'pace marble --help'):
 
       $ pace marble 'abcd----e---f-g----|' debounce 3
       ------d----e-----g-|
@@ -70,21 +74,32 @@ import Testing
     Usage errors print one line on standard error and exit with status 2.
 
     USAGE: pace [--stats] STAGE...
-           pace [--on-busy queue|drop|restart|signal] STAGE... -- COMMAND [ARG...]
+           pace [--on-busy <mode>] STAGE... -- COMMAND [ARG...]
            pace --replay [--stats] STAGE...
            pace marble DIAGRAM STAGE...
-           pace demo
+           pace demo [--script FILE] [--speed FACTOR] [--seed N] [--replay]
+
+    ARGUMENTS:
+      <stage>                 The stages, then optionally '--' and a command to run
+                              for each line that comes out.
 
     OPTIONS:
+      --replay                Read each line's time from its leading timestamp, not
+                              the clock. Off by default.
+      --stats                 Count the lines in and out of each stage on standard
+                              error. Off by default.
+      --on-busy <mode>        What a line does while the command still runs: queue
+                              runs it once more after, with the latest line; drop
+                              drops it; restart stops the command, then runs it;
+                              signal sends it --stop-signal. The default is queue.
+                              (values: queue, drop, restart, signal)
+      --stop-signal <signal>  The signal that stops the command, by name or number
+                              (TERM, INT, HUP, USR1, 15...). The default is TERM.
+      --stop-timeout <duration>
+                              How long a stopped command has before SIGKILL, with a
+                              unit (500ms, 10s). The default is 10s.
       -h, --help              Show help information.
 
-    SUBCOMMANDS:
-      marble                  Runs a marble diagram through stages and prints the
-                              output diagram.
-      demo                    Search as you type, with debounce and latest-wins
-                              searches, against a simulated backend.
-
-      See 'pace help <subcommand>' for detailed help.
     """#
 
   static let marbleHelp = #"""
@@ -110,10 +125,44 @@ import Testing
     USAGE: pace marble DIAGRAM STAGE...
 
     ARGUMENTS:
-      <DIAGRAM STAGE>         The input diagram, then the stages, e.g. 'a-b-c---|'
-                              debounce 2 --leading.
+      <diagram>               The input diagram, as in 'a-b-c---|'. It may start
+                              with dashes.
+      <stage>                 The stages, with durations in frames, as in: debounce
+                              2 --leading.
 
     OPTIONS:
+      -h, --help              Show help information.
+
+    """#
+
+  static let demoHelp = #"""
+    OVERVIEW: Shows search as you type, with debounced, latest-wins searches
+    against a simulated backend.
+
+    On a terminal, type: each key updates the query; the typing pauses,
+    a search starts and the one before is cancelled; the answers come in
+    any order, and only the latest query's results are shown. Ctrl-C,
+    Ctrl-D or Esc quits.
+
+    Otherwise (or with --replay) it replays a typing session on virtual
+    time and prints its timeline and a summary, next to what a hand-rolled
+    search (a new Task per keystroke, nothing cancelled) would have shown.
+    The same seed gives the same timeline. A script has one action a line:
+
+      type 140ms swift      keys, 140 ms apart
+      pause 900ms           nothing for a while
+      backspace 120ms 2     two backspaces, 120 ms apart
+      clear                 the field is emptied at once
+
+    USAGE: pace demo [--script FILE] [--speed FACTOR] [--seed N] [--replay]
+
+    OPTIONS:
+      --script <FILE>         Replay this typing session. If omitted, replays the
+                              built-in one.
+      --speed <FACTOR>        Type this many times faster (0.5 is twice as slow).
+                              (default: 1.0)
+      --seed <N>              Seeds the backend's latencies. (default: 42)
+      --replay                Replay even on a terminal. Off by default.
       -h, --help              Show help information.
 
     """#

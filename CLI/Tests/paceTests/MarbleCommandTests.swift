@@ -85,7 +85,7 @@ import Testing
     (["marble", "ab", "take"], "argument 2 'take': take needs a count"),
     (["marble", "ab", "skip", "x"], "argument 3 'x': skip needs a count"),
     (["marble", "ab", "take", "-1"], "argument 3 '-1': a count must not be negative"),
-    (["bogus"], "argument 1 'bogus': unknown operator"),
+    (["bogus"], "stage word 1 'bogus': unknown operator"),
   ]
 
   @Test(arguments: usageErrors)

@@ -60,6 +60,14 @@ import Testing
     #expect(started.duration(to: .now) >= .milliseconds(500))
   }
 
+  /// A pattern that starts with a dash is the filter's, not an option of pace's.
+  @Test(arguments: [["filter", "-x"], ["filter", "^-", "distinct"], ["--stats", "filter", "-x"]])
+  func aFilterPatternThatLooksLikeAnOption_isAPattern(stages: [String]) throws {
+    let result = try PaceExecutable.run(stages, input: lines("a\n-x\nb\n-x\n"))
+    #expect(result.status == 0)
+    #expect(result.standardOutput == (stages.contains("distinct") ? "-x\n" : "-x\n-x\n"))
+  }
+
   @Test func bytesPassThroughUntouched() throws {
     // Not UTF-8, a CR before the newline, an empty line, a NUL, and a last line with no newline.
     let input: [UInt8] = [0xFF, 0xFE, 0x41, 0x0A, 0x61, 0x0D, 0x0A, 0x0A, 0x00, 0x62, 0x0A, 0x7A]

@@ -19,7 +19,7 @@ import Pace
 struct DemoCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "demo",
-    abstract: "Search as you type, with debounce and latest-wins searches, against a simulated backend.",
+    abstract: "Shows search as you type, with debounced, latest-wins searches against a simulated backend.",
     usage: "pace demo [--script FILE] [--speed FACTOR] [--seed N] [--replay]",
     discussion: """
       On a terminal, type: each key updates the query; the typing pauses,
@@ -36,10 +36,13 @@ struct DemoCommand: AsyncParsableCommand {
         pause 900ms           nothing for a while
         backspace 120ms 2     two backspaces, 120 ms apart
         clear                 the field is emptied at once
-      """
+      """,
+    helpNames: .shortAndLong
   )
 
-  @Option(help: ArgumentHelp("Replay this typing session instead of the built-in one.", valueName: "FILE"))
+  @Option(
+    help: ArgumentHelp("Replay this typing session. If omitted, replays the built-in one.", valueName: "FILE"),
+    completion: .file())
   var script: String?
 
   @Option(help: ArgumentHelp("Type this many times faster (0.5 is twice as slow).", valueName: "FACTOR"))
@@ -48,16 +51,19 @@ struct DemoCommand: AsyncParsableCommand {
   @Option(help: ArgumentHelp("Seeds the backend's latencies.", valueName: "N"))
   var seed: UInt64 = 42
 
-  @Flag(help: "Replay even on a terminal.")
+  @Flag(help: "Replay even on a terminal. Off by default.")
   var replay = false
 
   /// The quiet period of the demo's search model.
   static let debounce = Duration.milliseconds(300)
 
-  func run() async throws {
+  func validate() throws {
     guard speed > 0, speed.isFinite else {
-      throw UsageError("--speed \(speed): the factor must be a positive number")
+      throw ValidationError("--speed \(speed): the factor must be a positive number")
     }
+  }
+
+  func run() async throws {
     let backend = DemoBackend(seed: seed)
     if script == nil, !replay, isatty(0) == 1, isatty(1) == 1 {
       // Held for the whole session: its model's closures refer to it weakly.

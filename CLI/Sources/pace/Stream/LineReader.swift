@@ -70,12 +70,3 @@ struct LineReader {
     return true
   }
 }
-
-/// A read that failed, with its `errno`.
-struct ReadError: Error {
-  var errorNumber: Int32
-
-  var message: String {
-    String(cString: strerror(errorNumber))
-  }
-}

@@ -3,99 +3,173 @@
 // Licensed under Apache License v2.0. See LICENSE.txt for license information.
 //===----------------------------------------------------------------------===//
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import ArgumentParser
 import Pace
+import PaceStageText
 
-/// `pace [--replay] [--stats] STAGE... [-- COMMAND]`: the stream, replay and
-/// command modes, from the words after `pace`.
-enum StreamCommand {
-  static func run(_ arguments: [String]) async -> Never {
-    // A closed output is the end, not a signal: the writer exits quietly.
-    signal(SIGPIPE, SIG_IGN)
-    let invocation: StreamInvocation
-    do {
-      invocation = try StreamInvocation.parse(arguments)
-    } catch {
-      PaceCommand.failWithUsage(error.message)
-    }
-    var writer = LineWriter(descriptor: 1)
-    if invocation.replay {
-      let stages: [PacingStage<ReplayLine>] = stages(of: invocation) { $0.content.text }
-      let counts = invocation.stats ? StageCounts(names: StreamInvocation.names(of: stages)) : nil
-      do {
-        try ReplayMode.run(stages: stages, counts: counts, into: &writer)
-      } catch {
-        writer.flush()
-        PaceCommand.failWithUsage(error.message)
+/// `pace [--replay] [--stats] [--on-busy …] STAGE... [-- COMMAND [ARG...]]`:
+/// the stream, replay and command modes, and `pace`'s default subcommand.
+///
+/// The options may stand anywhere before `--`. Every other word up to `--`
+/// belongs to the stages, which the library's one stage parser reads;
+/// the words after `--` are the command.
+struct StreamCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "stream",
+    abstract: "Paces the lines of standard input through stages, or runs a command for each line that comes out.",
+    usage: """
+      pace [--stats] STAGE...
+      pace [--on-busy <mode>] STAGE... -- COMMAND [ARG...]
+      pace --replay [--stats] STAGE...
+      pace marble DIAGRAM STAGE...
+      pace demo [--script FILE] [--speed FACTOR] [--seed N] [--replay]
+      """,
+    discussion: """
+      Stages are plain words, a new stage starting at each operator name.
+      Durations need a unit: us, ms, s, m, h (250ms, 1.5s, 2m).
+
+      \(PacingOperator.allCases.map { "  " + $0.synopsis }.joined(separator: "\n"))
+
+      Pace the lines of standard input; each line comes out the moment it is
+      due. At the end of the input a debounce flushes at once and a throttle
+      keeps its rate; then pace exits 0.
+
+        $ tail -f app.log | pace filter ERROR distinct throttle 10s
+
+      Run a command for each line that comes out, with the line on its
+      standard input and in PACE_LINE. A file watcher:
+
+        $ inotifywait -mr -e close_write src | pace debounce 200ms -- make
+        $ inotifywait -mr -e close_write src | \\
+            pace debounce 200ms --on-busy restart -- ./serve
+
+      Replay a log on its own clock: each line starts with a timestamp (RFC
+      3339, or seconds since the epoch), and each line that comes out carries
+      the time it was emitted.
+
+        $ pace --replay --stats throttle 10m < alerts.log
+
+      Try an operator on a marble diagram (see 'pace marble --help'):
+
+        $ pace marble 'abcd----e---f-g----|' debounce 3
+        ------d----e-----g-|
+
+      See search as you type at work, debounced and latest-wins:
+
+        $ pace demo
+
+      Usage errors print one line on standard error and exit with status 2.
+      """,
+    // `pace --help` is this command's help (the root asks for none of its own).
+    helpNames: .shortAndLong
+  )
+
+  @Flag(help: "Read each line's time from its leading timestamp, not the clock. Off by default.")
+  var replay = false
+
+  @Flag(help: "Count the lines in and out of each stage on standard error. Off by default.")
+  var stats = false
+
+  @Option(
+    help: ArgumentHelp(
+      """
+      What a line does while the command still runs: queue runs it once more \
+      after, with the latest line; drop drops it; restart stops the command, \
+      then runs it; signal sends it --stop-signal. The default is queue.
+      """,
+      valueName: "mode"))
+  var onBusy: OnBusyMode?
+
+  @Option(
+    help: ArgumentHelp(
+      "The signal that stops the command, by name or number (TERM, INT, HUP, USR1, 15...). The default is TERM.",
+      valueName: "signal"),
+    completion: .list(StopSignal.names.map(\.key)),
+    transform: { text in
+      guard let signal = StopSignal(text) else { throw UsageError("not a signal name or number such as TERM or 15") }
+      return signal
+    })
+  var stopSignal: StopSignal?
+
+  @Option(
+    help: ArgumentHelp(
+      "How long a stopped command has before SIGKILL, with a unit (500ms, 10s). The default is 10s.",
+      valueName: "duration"),
+    transform: { text in
+      guard let duration = PacingDurationFormat.withUnits.duration(from: text) else {
+        throw UsageError("a duration needs a unit, as in 10s or 500ms")
       }
-      finish(counts)
-    }
-    let stages: [PacingStage<Line>] = stages(of: invocation) { $0.text }
-    let counts = invocation.stats ? StageCounts(names: StreamInvocation.names(of: stages)) : nil
-    if let options = invocation.commandOptions {
-      await runCommand(options, stages: stages, counts: counts)
-    }
-    do {
-      try StreamMode.run(stages: stages, counts: counts, into: &writer)
-    } catch {
-      FileDescriptorOutput.standardError.write("pace: error: cannot read the input: \(error.message)\n")
-      terminateProcess(status: 1)
-    }
-    finish(counts)
+      return duration
+    })
+  var stopTimeout: Duration?
+
+  /// The stage words, and `--` and the command if given. Not split off with
+  /// `.postTerminator`, which drops the `--`: a `--` with nothing after it
+  /// must be an error, not the absence of a command. Options of the stages
+  /// (`--max-wait=2s`) and patterns that start with a dash (`filter -x`)
+  /// are unrecognized by `pace`, and so come here as written.
+  @Argument(
+    parsing: .allUnrecognized,
+    help: ArgumentHelp(
+      "The stages, then optionally '--' and a command to run for each line that comes out.",
+      valueName: "stage"))
+  var words: [String] = []
+
+  /// The words before `--`: the stages'.
+  var stageWords: ArraySlice<String> {
+    words.prefix { $0 != "--" }
   }
 
-  /// `-- COMMAND`: each emitted line runs it, with the on-busy policy.
-  private static func runCommand(_ options: CommandOptions, stages: [PacingStage<Line>], counts: StageCounts?) async
-    -> Never
-  {
-    let runner = CommandRunner(options)
-    let signals = TerminationSignals(stopping: runner)
-    // The stream loop blocks (reading, waiting for room for a line), so it
-    // runs on a thread of its own: the runner, its commands and the
-    // signals' handlers need Swift concurrency's threads, of which a
-    // machine with one core has one.
-    let failure = await withCheckedContinuation { (done: CheckedContinuation<ReadError?, Never>) in
-      let started = BlockingThread.start {
-        var sink = CommandSink(runner: runner)
-        do throws(ReadError) {
-          try StreamMode.run(stages: stages, counts: counts, into: &sink)
-          done.resume(returning: nil)
-        } catch {
-          done.resume(returning: error)
-        }
+  /// The words after `--`, if there is one: the command and its arguments.
+  var command: ArraySlice<String>? {
+    words.firstIndex(of: "--").map { words[($0 + 1)...] }
+  }
+
+  func validate() throws {
+    if words.isEmpty, !replay, !stats, onBusy == nil, stopSignal == nil, stopTimeout == nil {
+      throw CleanExit.helpRequest(self)  // `pace` alone shows its help.
+    }
+    if command?.isEmpty == true {
+      throw ValidationError("'--' must be followed by a command, as in: pace debounce 200ms -- make")
+    }
+    if command == nil {
+      let given = [
+        ("--on-busy \(onBusy?.rawValue ?? "")", onBusy != nil),
+        ("--stop-signal \(stopSignal?.description ?? "")", stopSignal != nil),
+        ("--stop-timeout 5s", stopTimeout != nil),
+      ]
+      if let example = given.first(where: \.1)?.0 {
+        let option = example.prefix { $0 != " " }
+        throw ValidationError(
+          "'\(option)' applies to a command: add one after '--', as in: pace debounce 1s \(example) -- make")
       }
-      if !started { done.resume(returning: ReadError(errorNumber: EAGAIN)) }
     }
-    if let failure {
-      FileDescriptorOutput.standardError.write("pace: error: cannot read the input: \(failure.message)\n")
-      terminateProcess(status: await runner.stop(exitStatus: 1))
+    if replay, command != nil {
+      throw ValidationError("--replay runs on the log's own clock, so it cannot run a command: remove one of them")
     }
-    // A SIGINT or SIGTERM that came meanwhile decides the exit status, whichever
-    // of the two paths gets there first.
-    if let stopStatus = await runner.finish() { terminateProcess(status: stopStatus) }
-    withExtendedLifetime(signals) {}
-    finish(counts)
+    _ = try stages { (line: Line) in line.text }
   }
 
-  private static func stages<Value: Equatable & Sendable>(
-    of invocation: StreamInvocation, text: @escaping @Sendable (Value) -> String
-  ) -> [PacingStage<Value>] {
-    do {
-      return try invocation.stages(text: text)
-    } catch {
-      PaceCommand.failWithUsage(error.message)
-    }
+  /// The command and its options, when there is one.
+  var commandOptions: CommandOptions? {
+    guard let command, let executable = command.first else { return nil }
+    var options = CommandOptions(executable: executable, arguments: Array(command.dropFirst()))
+    options.onBusy = onBusy ?? options.onBusy
+    options.stopSignal = stopSignal ?? options.stopSignal
+    options.stopTimeout = stopTimeout ?? options.stopTimeout
+    return options
   }
 
-  /// Prints the `--stats` summary, if asked for, and exits with status 0.
-  private static func finish(_ counts: StageCounts?) -> Never {
-    if let counts { FileDescriptorOutput.standardError.write(counts.summary) }
-    terminateProcess(status: 0)
+  /// The stages, for values of any type; `text` is what a filter matches.
+  func stages<Value: Equatable & Sendable>(
+    text: @escaping @Sendable (Value) -> String
+  ) throws(UsageError) -> [PacingStage<Value>] {
+    try UsageError.parsingStages(
+      Array(stageWords), durations: .withUnits, text: text, naming: { "stage word \($0 + 1)" }, help: "pace --help")
+  }
+
+  /// The stages' names, for `--stats`: "1 debounce", "2 distinct".
+  static func names<Value>(of stages: [PacingStage<Value>]) -> [String] {
+    stages.enumerated().map { "stage \($0.offset + 1) (\($0.element.operator.name))" }
   }
 }

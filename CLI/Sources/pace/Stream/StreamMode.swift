@@ -5,32 +5,6 @@
 
 import Pace
 
-/// Where the stream loop sends the lines the stages emit: standard output,
-/// or a command.
-protocol LineSink {
-  /// A line the stages emitted.
-  mutating func emit(_ line: Line)
-  /// Called before the loop waits for anything: nothing emitted may wait.
-  mutating func flush()
-}
-
-/// Lines to a command: each one a run, as the on-busy policy says.
-struct CommandSink: LineSink {
-  let runner: CommandRunner
-
-  mutating func emit(_ line: Line) {
-    runner.lineEmitted(line.bytes)
-  }
-
-  mutating func flush() {}
-}
-
-extension LineWriter: LineSink {
-  mutating func emit(_ line: Line) {
-    write(line)
-  }
-}
-
 /// `pace STAGE...`: paces the lines of standard input in real time.
 ///
 /// One loop on one thread: it reads whatever input there is, hands its lines

@@ -52,7 +52,7 @@ enum CommandRun {
     platform.processGroupID = 0  // A group of its own, led by the command.
     platform.teardownSequence = [
       .send(
-        signal: Signal(rawValue: options.stopSignal), toProcessGroup: true,
+        signal: Signal(rawValue: options.stopSignal.number), toProcessGroup: true,
         allowedDurationToNextStep: options.stopTimeout)
     ]
     let executable: Executable =

@@ -17,7 +17,8 @@ import Pace
 /// does what the library's on-busy policy (`OnBusyStateMachine`) says when a
 /// line comes while it still runs. The runner has no ordering rule of its
 /// own: it tells the policy "requested" and "finished", and does what it
-/// answers (start, keep waiting, drop, restart, signal).
+/// answers (start, keep waiting, drop, restart). `--on-busy signal` is the
+/// policy's drop, plus the stop signal to the running command.
 ///
 /// Events (lines, runs that start and end, the end of the input, a stop) go
 /// through one stream to one task, which alone holds the state: no lock.
@@ -101,7 +102,7 @@ final class CommandRunner: Sendable {
     init(options: CommandOptions, events: AsyncStream<Event>.Continuation) {
       self.options = options
       self.events = events
-      policy = OnBusyStateMachine(options.onBusy)
+      policy = OnBusyStateMachine(options.onBusy.policy)
     }
 
     mutating func handle(_ event: Event) {
@@ -113,7 +114,7 @@ final class CommandRunner: Sendable {
         guard running?.generation == generation else { return }
         running?.group = group
         if running?.isStopping == true { running?.task.cancel() }
-        if running?.hasPendingSignal == true { killpg(group, options.stopSignal) }
+        if running?.hasPendingSignal == true { killpg(group, options.stopSignal.number) }
         running?.hasPendingSignal = false
       case .ended(let generation, let outcome):
         let wasStopped = running?.generation == generation && running?.isStopping == true
@@ -151,6 +152,7 @@ final class CommandRunner: Sendable {
     private mutating func perform(_ action: OnBusyAction<[UInt8]>) {
       switch action {
       case .start(let line, let generation):
+        // Nothing runs, or the waiting line runs now.
         start(line, generation: generation)
       case .restart(let cancelling, let line, let generation):
         // Stop the running one (its whole group); start the new one when it has ended.
@@ -159,17 +161,24 @@ final class CommandRunner: Sendable {
           running?.isStopping = true
           running?.task.cancel()
         }
-      case .signal:
-        if let group = running?.group {
-          killpg(group, options.stopSignal)
-        } else {
-          // Sent as soon as the run's group is known: as the command starts,
-          // maybe before it has set up its handler. (Signals do not queue:
-          // several asked for meanwhile are one.)
-          running?.hasPendingSignal = true
-        }
-      case .none, .wait, .drop, .join, .cancelAll:
-        break  // Kept waiting (queue), dropped (drop), or nothing to do.
+      case .drop:
+        // The line never runs; in signal mode the running command is told.
+        if options.onBusy == .signal { signalRunning() }
+      case .none, .wait, .cancelAll:
+        // Nothing to do now: the line waits (queue), or the runner stops everything itself.
+        break
+      }
+    }
+
+    /// Sends the stop signal to the running command's process group.
+    private mutating func signalRunning() {
+      if let group = running?.group {
+        killpg(group, options.stopSignal.number)
+      } else {
+        // Sent as soon as the run's group is known: as the command starts,
+        // maybe before it has set up its handler. (Signals do not queue:
+        // several asked for meanwhile are one.)
+        running?.hasPendingSignal = true
       }
     }
 

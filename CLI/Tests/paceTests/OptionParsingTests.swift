@@ -1,0 +1,77 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Pace open source project.
+// Licensed under Apache License v2.0. See LICENSE.txt for license information.
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import Testing
+
+@testable import pace
+
+/// The options that `pace --help` lists are real options: each one parses,
+/// as `pace` parses it, into its typed value, and completion scripts offer it.
+@Suite struct OptionParsingTests {
+  static func stream(_ arguments: [String]) throws -> StreamCommand {
+    try #require(try PaceCommand.parseCommandLine(arguments) as? StreamCommand)
+  }
+
+  /// A valid use of each option of `pace --help`, and what it must set.
+  static let examples: [String: (arguments: [String], check: @Sendable (StreamCommand) -> Bool)] = [
+    "--replay": (["--replay", "distinct"], { $0.replay }),
+    "--stats": (["distinct", "--stats"], { $0.stats }),
+    "--on-busy": (["--on-busy", "restart", "distinct", "--", "make"], { $0.commandOptions?.onBusy == .restart }),
+    "--stop-signal": (["--stop-signal=INT", "distinct", "--", "make"], { $0.commandOptions?.stopSignal.description == "INT" }),
+    "--stop-timeout": (["distinct", "--stop-timeout", "1.5s", "--", "make"], { $0.commandOptions?.stopTimeout == .milliseconds(1500) }),
+  ]
+
+  @Test func everyOptionInTheHelp_parses() throws {
+    let help = PaceCommand.helpMessage(for: StreamCommand.self, columns: 80)
+    let optionLines = help.split(separator: "\n").drop { $0 != "OPTIONS:" }
+    let options = optionLines.compactMap { line -> String? in
+      guard line.hasPrefix("  --") else { return nil }
+      return String(line.dropFirst(2).prefix { $0 != " " })
+    }
+    #expect(Set(options) == Set(Self.examples.keys))
+    for (option, example) in Self.examples {
+      #expect(example.check(try Self.stream(example.arguments)), "\(option)")
+    }
+  }
+
+  @Test func defaults_whenNoOptionIsGiven() throws {
+    let command = try Self.stream(["distinct", "--", "make", "-j", "4"])
+    let options = try #require(command.commandOptions)
+    #expect(!command.replay && !command.stats)
+    #expect(options.onBusy == .queue && options.stopSignal == .term && options.stopTimeout == .seconds(10))
+    #expect(options.executable == "make" && options.arguments == ["-j", "4"])
+    #expect(Array(command.stageWords) == ["distinct"])
+  }
+
+  @Test(arguments: OnBusyMode.allCases)
+  func everyOnBusyMode_parses(mode: OnBusyMode) throws {
+    #expect(try Self.stream(["--on-busy", mode.rawValue, "distinct", "--", "true"]).commandOptions?.onBusy == mode)
+  }
+
+  /// Stage words that look like options reach the stages, as before the
+  /// command line was declared to swift-argument-parser.
+  @Test(arguments: [
+    ["filter", "-x"], ["filter", "-1"], ["debounce", "1s", "--max-wait=2s", "--leading"],
+    ["throttle", "1s", "--no-leading"], ["--stats", "filter", "^-", "take", "2"],
+  ])
+  func stageWordsThatLookLikeOptions_reachTheStages(arguments: [String]) throws {
+    #expect(Array(try Self.stream(arguments).stageWords) == arguments.filter { $0 != "--stats" })
+  }
+
+  @Test func aMarbleDiagramThatStartsWithDashes_isTheDiagram() throws {
+    let command = try #require(try PaceCommand.parseCommandLine(["marble", "---a-b|", "debounce", "1"]) as? MarbleCommand)
+    #expect(try command.output() == "----a-[b|]")
+  }
+
+  @Test func theBashCompletionScript_offersTheOptionsAndTheirValues() throws {
+    let script = PaceCommand.completionScript(for: .bash)
+    for word in ["--replay", "--stats", "--on-busy", "--stop-signal", "--stop-timeout", "'queue'$'\\n''drop'", "'USR1'"] {
+      #expect(script.contains(word), "\(word)")
+    }
+    let result = try PaceExecutable.run(["--generate-completion-script", "bash"])
+    #expect(result.status == 0 && result.standardOutput.contains("--on-busy") && result.standardOutput.contains("--stop-timeout"))
+  }
+}

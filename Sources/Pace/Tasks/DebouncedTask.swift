@@ -167,11 +167,7 @@ public final class DebouncedTask<Argument: Sendable, Success: Sendable>: Sendabl
   /// - Throws: What the operation threw, or `CancellationError` when the
   ///   call was superseded, dropped or cancelled.
   public func run(_ argument: Argument, isolation: isolated (any Actor)? = #isolation) async throws -> Success {
-    try await withCall(isolation: isolation) { waiter in
-      storage.request(argument, waiter: waiter)
-    } leave: { [storage] caller in
-      storage.leave(caller)
-    }
+    try await withCall(storage, argument, isolation: isolation)
   }
 
   /// Cancels every call: the pending one never runs, the running one's

@@ -10,7 +10,7 @@
 /// The call that waits for the quiet period is kept here; the policy holds
 /// only its number, so it knows at once whether the policy kept a new call
 /// (it is pending, or was emitted), superseded the one before, or dropped it.
-final class DebouncedTaskStorage<Argument: Sendable, Success: Sendable>: Sendable {
+final class DebouncedTaskStorage<Argument: Sendable, Success: Sendable>: CallOwner {
   typealias Operation = @Sendable (Argument) async throws -> Success
   typealias Machine = DebounceStateMachine<UInt64, DriverInstant>
 
@@ -64,7 +64,7 @@ final class DebouncedTaskStorage<Argument: Sendable, Success: Sendable>: Sendabl
 
   /// A call: the policy keeps it (it waits, or runs at once on the leading
   /// edge), or drops it; a call that waited before it loses.
-  func request(_ argument: Argument, waiter: Waiter<Success>) {
+  func register(_ argument: Argument, waiter: Waiter<Success>) {
     let effects = state.withLock { state -> (superseded: Waiter<Success>?, runner: WorkRunner<Argument, Success>.Effects)? in
       // Checked under the lock that `leave` takes: either it finds this
       // call, or this finds the caller cancelled.
@@ -123,7 +123,7 @@ final class DebouncedTaskStorage<Argument: Sendable, Success: Sendable>: Sendabl
 
   /// The task of `caller` was cancelled: its call never runs (a new call
   /// starts a new burst), or its operation is cancelled.
-  func leave(_ caller: CallerIdentity) {
+  func leave(_: Argument, caller: CallerIdentity) {
     let effects = state.withLock { state -> (waiting: Waiter<Success>?, runner: WorkRunner<Argument, Success>.Effects) in
       if let pending = state.pending, pending.waiter.caller == caller {
         state.pending = nil

@@ -32,7 +32,10 @@
 /// - Which call is the latest is decided by a generation number, never by
 ///   comparing operations or their inputs; the timing is
 ///   ``OnBusyStateMachine``'s, with ``OnBusy/restart``.
-public final class LatestTask<Success: Sendable>: Sendable {
+public final class LatestTask<Success: Sendable>: Sendable, CallOwner {
+  /// A call: its operation.
+  @usableFromInline package typealias Call = @Sendable @isolated(any) () async throws -> Success
+
   @usableFromInline
   struct State {
     @usableFromInline var latest = LatestWins()
@@ -74,11 +77,7 @@ public final class LatestTask<Success: Sendable>: Sendable {
     isolation: isolated (any Actor)? = #isolation,
     @_inheritActorContext _ operation: @escaping @Sendable @isolated(any) () async throws -> Success
   ) async throws -> Success {
-    try await withCall(isolation: isolation) { waiter in
-      start(operation, waiter: waiter)
-    } leave: { caller in
-      leave(caller)
-    }
+    try await withCall(self, operation, isolation: isolation)
   }
 
   /// Cancels the running operation, if any; its caller gets `CancellationError`.
@@ -92,9 +91,7 @@ public final class LatestTask<Success: Sendable>: Sendable {
   /// A new call: it becomes the current one, the call before it loses, and
   /// its operation starts.
   @inlinable
-  func start(
-    _ operation: @escaping @Sendable @isolated(any) () async throws -> Success, waiter: Waiter<Success>
-  ) {
+  package func register(_ operation: @escaping Call, waiter: Waiter<Success>) {
     let begun = state.withLock { state -> (generation: UInt64, superseded: Execution<Success>?)? in
       // Checked under the lock that `leave` takes: a caller already
       // cancelled never supersedes the call before it.
@@ -133,7 +130,7 @@ public final class LatestTask<Success: Sendable>: Sendable {
 
   /// The task of `caller` was cancelled while it waits here.
   @inlinable
-  func leave(_ caller: CallerIdentity) {
+  package func leave(_: Call, caller: CallerIdentity) {
     state.withLock { state -> Execution<Success>? in
       guard state.current?.waiters.contains(caller) == true else { return nil }  // Already answered.
       _ = state.latest.cancel()

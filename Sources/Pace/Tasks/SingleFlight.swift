@@ -24,7 +24,10 @@
 ///   finisher (work that ignored its cancellation) never removes a newer
 ///   entry for the same key.
 
-public final class SingleFlight<Key: Hashable & Sendable, Success: Sendable>: Sendable {
+public final class SingleFlight<Key: Hashable & Sendable, Success: Sendable>: Sendable, CallOwner {
+  /// A call: the key that makes two calls the same work, and the work.
+  @usableFromInline package typealias Call = (key: Key, operation: @Sendable @isolated(any) () async throws -> Success)
+
   @usableFromInline
   struct State {
     /// Tells an execution from a later one for the same key.
@@ -77,11 +80,19 @@ public final class SingleFlight<Key: Hashable & Sendable, Success: Sendable>: Se
     key: Key, isolation: isolated (any Actor)? = #isolation,
     @_inheritActorContext _ operation: @escaping @Sendable @isolated(any) () async throws -> Success
   ) async throws -> Success {
-    try await withCall(isolation: isolation) { waiter in
-      join(key, operation, waiter: waiter)
-    } leave: { caller in
-      leave(key, caller: caller)
-    }
+    try await withCall(self, (key, operation), isolation: isolation)
+  }
+
+  /// A caller comes for `call.key`: it joins the execution, or starts one.
+  @inlinable
+  package func register(_ call: Call, waiter: Waiter<Success>) {
+    join(call.key, call.operation, waiter: waiter)
+  }
+
+  /// The task of `caller` was cancelled while it waits for `call.key`.
+  @inlinable
+  package func leave(_ call: Call, caller: CallerIdentity) {
+    leave(call.key, caller: caller)
   }
 
   /// A caller joins the execution for `key`, or starts one.

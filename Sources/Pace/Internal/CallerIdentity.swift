@@ -28,7 +28,7 @@ package struct CallerIdentity: Hashable, Sendable {
   }
 
   @inlinable
-  init(address: UInt) {
+  package init(address: UInt) {
     self.address = address
   }
 }

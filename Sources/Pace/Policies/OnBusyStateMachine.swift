@@ -76,6 +76,16 @@ public struct OnBusyStateMachine<Request> {
     return .start(next, generation: latest.start().generation)
   }
 
+  /// The request that waits (queue) is withdrawn, if `matches` says it is
+  /// the one: it never runs, and the running work goes on. For drivers whose
+  /// requests carry a caller who may leave.
+  @inlinable
+  package mutating func waitingWithdrawn(where matches: (Request) -> Bool) -> Request? {
+    guard let request = waiting, matches(request) else { return nil }
+    waiting = nil
+    return request
+  }
+
   /// Everything is cancelled: the running work is cancelled, a waiting
   /// request never runs, and the policy is idle.
   @inlinable

@@ -22,13 +22,13 @@ package struct WorkRunner<Request: Sendable, Success: Sendable>: Sendable {
   package struct Effects: Sendable {
     /// An execution that lost (restarted away, cancelled): its waiters get
     /// `CancellationError`, its task is cancelled.
-    var lost: Execution<Success>?
+    package var lost: Execution<Success>?
     /// A request that will never run (dropped, superseded while it waited).
-    var dropped: Waiter<Success>?
+    package var dropped: Waiter<Success>?
     /// The request to start now, as `generation`.
-    var start: (request: Request, generation: UInt64)?
+    package var start: (request: Request, generation: UInt64)?
     /// Tests whose awaited progress was reached.
-    var reached: [CheckedContinuation<Void, Never>] = []
+    package var reached: [CheckedContinuation<Void, Never>] = []
 
     package init() {}
 
@@ -93,11 +93,16 @@ package struct WorkRunner<Request: Sendable, Success: Sendable>: Sendable {
     return (answered, effects)
   }
 
-  /// The caller that awaits the running execution was cancelled: it loses,
-  /// the work is cancelled, and a request that waited starts.
+  /// A caller that awaits a request was cancelled: it loses at once. A
+  /// request that waited (queue) never runs; a running execution is
+  /// cancelled, and a request that waited starts.
   package mutating func leave(_ caller: CallerIdentity) -> Effects {
     var effects = Effects()
-    guard let running = current, running.waiters.contains(caller) else { return effects }  // Not here.
+    if let waiting = policy.waitingWithdrawn(where: { $0.waiter?.caller == caller }) {
+      effects.dropped = waiting.waiter
+      return effects
+    }
+    guard let running = current, running.waiters.contains(caller) else { return effects }  // Answered already.
     effects.lost = current.take()
     if case .start(let queued, let next) = policy.workFinished(generation: running.generation) {
       start(queued, next, &effects)
@@ -129,8 +134,9 @@ extension LockedState {
   /// the runner, which may start the next.
   ///
   /// - Parameters:
-  ///   - immediately: Start on this thread (`Task.immediate`) where the
-  ///     platform allows; false on a timer's thread.
+  ///   - immediately: Start on this thread (`Task.immediate`), and cancel a
+  ///     lost task here, where the platform allows; false on a timer's
+  ///     thread, which runs no user code.
   ///   - work: Runs one request.
   package func perform<Request, Success>(
     _ effects: WorkRunner<Request, Success>.Effects,
@@ -138,11 +144,20 @@ extension LockedState {
     immediately: Bool,
     work: @escaping @Sendable (Request) async throws -> Success
   ) {
-    effects.lost?.lose()
+    effects.lost?.waiters.lose()
     effects.dropped?.lose()
     for reached in effects.reached { reached.resume() }
-    guard let (request, generation) = effects.start else { return }
+    // Cancelling a task runs its cancellation handlers, user code, on this
+    // thread: not on a timer's thread, where the task that replaces it
+    // cancels it as it begins.
+    let cancelling = effects.lost?.task
+    if immediately { cancelling?.cancel() }
+    guard let (request, generation) = effects.start else {
+      if !immediately, let cancelling { Task { cancelling.cancel() } }
+      return
+    }
     startTask(immediately: immediately) {
+      if !immediately { cancelling?.cancel() }
       let result: Result<Success, any Error>
       do {
         result = .success(try await work(request))

@@ -85,9 +85,9 @@ public final class SearchModel<Result: Sendable> {
   @ObservationIgnored private var queries: Debouncer<String>?
   /// The query of the search started last, until it fails or is dropped.
   @ObservationIgnored private var lastSearched: String?
-  /// Searches begun and ended, for tests that wait until every search ended.
-  @ObservationIgnored private var searchProgress = (begun: 0, ended: 0)
-  @ObservationIgnored private var searchWaiters = ProgressWaiters<Bool>()
+  /// Searches begun and ended, for tests that wait until every search ended
+  /// (under a lock: a waiting test's cancellation comes off the main actor).
+  @ObservationIgnored private let searchesProgress = LockedState(SearchProgress())
 
   /// Creates a search model.
   ///
@@ -123,10 +123,7 @@ public final class SearchModel<Result: Sendable> {
   /// Returns once every search started so far has ended and its outcome is
   /// shown; for tests, not API.
   package func searchesEnded() async {
-    guard searchProgress.begun > searchProgress.ended else { return }
-    await withCheckedContinuation { continuation in
-      _ = searchWaiters.add(id: searchWaiters.nextID(), { $0 }, progress: false, continuation: continuation)
-    }
+    await searchesProgress.wait(in: \.waiters, until: { $0 }, now: \.isSettled)
   }
 
   /// A query as searched: without surrounding spaces.
@@ -163,7 +160,7 @@ public final class SearchModel<Result: Sendable> {
     error = nil
     onEvent?(.started(query))
     let (searches, search) = (searches, search)
-    searchProgress.begun += 1
+    searchesProgress.withLock { $0.begun += 1 }
     // Started at once, so that searches reach `LatestTask` in the order they
     // were made: a search that is no longer the latest never supersedes a
     // newer one.
@@ -181,9 +178,11 @@ public final class SearchModel<Result: Sendable> {
   }
 
   private func searchEnded() {
-    searchProgress.ended += 1
-    guard searchProgress.begun == searchProgress.ended else { return }
-    for waiter in searchWaiters.takeReached(true) { waiter.resume() }
+    let reached = searchesProgress.withLock { progress in
+      progress.ended += 1
+      return progress.isSettled ? progress.waiters.takeReached(true) : []
+    }
+    for waiter in reached { waiter.resume() }
   }
 
   private func show(_ results: [Result], for query: String) {
@@ -209,4 +208,13 @@ public final class SearchModel<Result: Sendable> {
     self.error = error
     onEvent?(.failed(query))
   }
+}
+
+/// How many searches began and ended, and the tests that wait until all ended.
+private struct SearchProgress {
+  var begun = 0
+  var ended = 0
+  var waiters = ProgressWaiters<Bool>()
+
+  var isSettled: Bool { begun == ended }
 }

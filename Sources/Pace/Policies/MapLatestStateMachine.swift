@@ -64,9 +64,9 @@ package struct MapLatestStateMachine<Transformed, Failure: Error> {
   enum State {
     /// The base goes on; no operation is current and no result waits.
     case idle
-    /// The operation of `generation` is current; when `isLast`, the base has
-    /// finished and the sequence finishes after its result.
-    case running(generation: UInt64, isLast: Bool)
+    /// The latest operation (``LatestWins/running``) runs; when `isLast`, the
+    /// base has finished and the sequence finishes after its result.
+    case running(isLast: Bool)
     /// The current operation's result waits for the consumer.
     case ready(Transformed, then: Upstream)
     /// The sequence has ended with this (`nil`: it finished); the consumer gets
@@ -90,8 +90,7 @@ package struct MapLatestStateMachine<Transformed, Failure: Error> {
   /// The generation of the current operation, while it runs.
   @inlinable
   package var runningGeneration: UInt64? {
-    if case .running(let generation, _) = state { return generation }
-    return nil
+    latest.running
   }
 
   /// Whether `nextRequested()` would return without suspending.
@@ -117,26 +116,25 @@ package struct MapLatestStateMachine<Transformed, Failure: Error> {
   /// current operation or the result that waits.
   @inlinable
   package mutating func elementProduced() -> Action {
-    let cancelling: UInt64?
     switch state {
     case .idle:
       // Nothing runs: the element's operation starts.
-      cancelling = nil
-    case .running(let running, isLast: false):
+      break
+    case .running(isLast: false):
       // Latest wins: the running operation is cancelled, its result will be dropped.
-      cancelling = running
+      break
     case .ready(_, then: .active):
       // The consumer has not taken the result yet: the newer element supersedes it.
-      cancelling = nil
+      break
     case .ending, .finished:
       // The sequence ended (cancelled, or the transform threw) before the base saw it: drop it.
       return .none
-    case .running(_, isLast: true), .ready(_, then: .finished), .ready(_, then: .failed):
+    case .running(isLast: true), .ready(_, then: .finished), .ready(_, then: .failed):
       preconditionFailure("Invalid state \(state) for elementProduced(): the base already ended")
     }
-    let generation = latest.start().generation
+    let (generation, cancelling) = latest.start()
     liveOperations += 1
-    state = .running(generation: generation, isLast: false)
+    state = .running(isLast: false)
     return .startOperation(generation: generation, cancelling: cancelling)
   }
 
@@ -148,8 +146,9 @@ package struct MapLatestStateMachine<Transformed, Failure: Error> {
   ) -> Action {
     precondition(liveOperations > 0, "operationFinished(generation: \(finished)) for no operation")
     liveOperations -= 1
+    let isLatest = latest.finish(finished)
     switch state {
-    case .running(let running, let isLast) where running == finished:
+    case .running(let isLast) where isLatest:
       // The current operation ended.
       switch result {
       case .success(let transformed):
@@ -183,9 +182,9 @@ package struct MapLatestStateMachine<Transformed, Failure: Error> {
       // Nothing runs: the sequence finishes.
       state = .ending(nil)
       return .end(cancelling: nil, resuming: takeEndIfDeliverable())
-    case .running(let running, isLast: false):
+    case .running(isLast: false):
       // The running operation is the last one; the finish waits for it.
-      state = .running(generation: running, isLast: true)
+      state = .running(isLast: true)
       return .none
     case .ready(let transformed, then: .active):
       // The result waiting comes out first.
@@ -194,7 +193,7 @@ package struct MapLatestStateMachine<Transformed, Failure: Error> {
     case .ending, .finished:
       // The sequence ended first (the consumer cancelled or the transform threw).
       return .none
-    case .running(_, isLast: true), .ready(_, then: .finished), .ready(_, then: .failed):
+    case .running(isLast: true), .ready(_, then: .finished), .ready(_, then: .failed):
       preconditionFailure("Invalid state \(state) for baseFinished(): the base already ended")
     }
   }
@@ -208,10 +207,10 @@ package struct MapLatestStateMachine<Transformed, Failure: Error> {
       // Nothing runs: the sequence fails.
       state = .ending(failure)
       return .end(cancelling: nil, resuming: takeEndIfDeliverable())
-    case .running(let running, isLast: false):
+    case .running(isLast: false):
       // The pending operation is dropped, as a pending element is by the paced sequences.
       state = .ending(failure)
-      return .end(cancelling: running, resuming: takeEndIfDeliverable())
+      return .end(cancelling: latest.cancel(), resuming: takeEndIfDeliverable())
     case .ready(let transformed, then: .active):
       // The result already came out of its operation: it is delivered, then the failure.
       state = .ready(transformed, then: .failed(failure))
@@ -219,7 +218,7 @@ package struct MapLatestStateMachine<Transformed, Failure: Error> {
     case .ending, .finished:
       // The sequence ended first.
       return .none
-    case .running(_, isLast: true), .ready(_, then: .finished), .ready(_, then: .failed):
+    case .running(isLast: true), .ready(_, then: .finished), .ready(_, then: .failed):
       preconditionFailure("Invalid state \(state) for baseFailed(_:): the base already ended")
     }
   }
@@ -228,7 +227,7 @@ package struct MapLatestStateMachine<Transformed, Failure: Error> {
   /// ends at once, without waiting for any operation.
   @inlinable
   package mutating func consumerCancelled() -> Action {
-    let cancelling = runningGeneration
+    let cancelling = latest.cancel()
     switch state {
     case .idle, .running, .ready, .ending:
       // Whatever runs is cancelled, whatever waits is dropped; a waiting consumer gets the end.

@@ -27,7 +27,7 @@ import Testing
 }
 
 @MainActor final class Editor {
-  private lazy var saves = DebouncedTask(for: .seconds(1), owner: self) { (editor: Editor, draft: String) in
+  private lazy var saves = DebouncedTask<String, Void>(for: .seconds(1), owner: self) { editor, draft in
     try await editor.persist(draft)
   }
 

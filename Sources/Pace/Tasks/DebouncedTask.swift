@@ -75,8 +75,8 @@ public final class DebouncedTask<Argument: Sendable, Success: Sendable>: Sendabl
   /// which the task holds weakly.
   ///
   ///     actor Store {
-  ///       private lazy var saves = DebouncedTask(for: .seconds(1), owner: self) { store, draft in
-  ///         try await store.persist(draft)
+  ///       private lazy var saves = DebouncedTask<String, Void>(for: .seconds(1), owner: self) { store, draft in
+  ///         try await store.persist(draft)   // on the actor, which the task holds weakly
   ///       }
   ///     }
   ///
@@ -105,8 +105,8 @@ public final class DebouncedTask<Argument: Sendable, Success: Sendable>: Sendabl
   /// the task holds weakly: a `@MainActor` model passes itself.
   ///
   ///     @MainActor @Observable final class Editor {
-  ///       private lazy var saves = DebouncedTask(for: .seconds(1), owner: self) { editor, draft in
-  ///         try await editor.persist(draft)
+  ///       private lazy var saves = DebouncedTask<String, Void>(for: .seconds(1), owner: self) { editor, draft in
+  ///         try await editor.persist(draft)   // on the main actor
   ///       }
   ///     }
   ///

@@ -223,4 +223,49 @@ import Testing
     #expect(count == total)
     #expect(!search.isPending && !search.isRunning)
   }
+
+  /// An owner's state, for the owner-shaped initialisers.
+  actor Drafts {
+    var saved: [String] = []
+    func persist(_ draft: String) -> Int {
+      saved.append(draft)
+      return saved.count
+    }
+  }
+
+  @Test func anActorOwner_getsTheOperationIsolated_andIsHeldWeakly() async throws {
+    var drafts: Drafts? = Drafts()
+    let saves = DebouncedTask<String, Int>(for: .frames(3), clock: clock, owner: drafts!) { drafts, draft in
+      drafts.persist(draft)  // Isolated to the owner: no `await`.
+    }
+    let first = Task { try await saves.run("a") }
+    await saves.waitUntil(calls: 1)
+    clock.advance(by: .frames(3))
+    #expect(try await first.value == 1)
+    #expect(await drafts?.saved == ["a"])
+    weak let released = drafts
+    drafts = nil
+    #expect(released == nil)  // The task holds its owner weakly.
+    let late = Task { await Outcome { try await saves.run("b") } }
+    await saves.waitUntil(calls: 2)
+    clock.advance(by: .frames(3))
+    #expect(await late.value == .cancelled)  // The owner is gone: nothing to run it on.
+  }
+
+  @MainActor @Test func aMainActorOwner_getsTheOperationOnTheMainActor() async throws {
+    final class Model: Sendable {
+      @MainActor var shown: [String] = []
+    }
+    let model = Model()
+    let search = DebouncedTask<String, Int>(for: .frames(3), clock: clock, owner: model) { @MainActor model, query in
+      MainActor.assertIsolated()
+      model.shown.append(query)
+      return model.shown.count
+    }
+    let call = Task { try await search.run("swift") }
+    await search.waitUntil(calls: 1)
+    clock.advance(by: .frames(3))
+    #expect(try await call.value == 1)
+    #expect(model.shown == ["swift"])
+  }
 }

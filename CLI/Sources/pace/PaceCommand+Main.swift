@@ -8,26 +8,47 @@ import ArgumentParser
 extension PaceCommand {
   /// Parses and runs, with `pace`'s exit policy: every usage error prints one
   /// line, `pace: error: …`, on standard error and exits with status 2;
-  /// help exits 0; a command that throws an `ExitCode` exits with it.
+  /// help exits 0; a command that throws an `ExitCode` exits with it; any
+  /// other failure while running prints one line and exits 1.
   static func main() async {
+    var command: any ParsableCommand
     do {
-      var command = try parseCommandLine(Array(CommandLine.arguments.dropFirst()))
+      command = try parseCommandLine(Array(CommandLine.arguments.dropFirst()))
+    } catch {
+      // Anything the parser or `validate()` throws is about the command line.
+      exit(for: error, isUsage: true)
+    }
+    do {
       if var command = command as? any AsyncParsableCommand {
         try await command.run()
       } else {
         try command.run()
       }
       terminateProcess(status: 0)
-    } catch let error as ExitCode {
-      terminateProcess(status: error.rawValue)
+    } catch let error as UsageError {
+      failWithUsage(error.message)
     } catch {
-      let code = exitCode(for: error)
-      if code == .success {
-        // Help, and the completion scripts, are not errors.
-        print(fullMessage(for: error))
-        terminateProcess(status: 0)
-      }
+      exit(for: error, isUsage: false)
+    }
+  }
+
+  /// Exits as `error` asks: an `ExitCode` with its status, help with 0, a
+  /// usage error (the parser's, or any error while parsing) with one line
+  /// and 2, and any other failure while running with one line and 1.
+  static func exit(for error: any Error, isUsage: Bool) -> Never {
+    if let code = error as? ExitCode { terminateProcess(status: code.rawValue) }
+    switch exitCode(for: error) {
+    case .success:
+      // Help, and the completion scripts, are not errors.
+      print(fullMessage(for: error))
+      terminateProcess(status: 0)
+    case .validationFailure:
       failWithUsage(message(for: error))
+    default:
+      guard !isUsage else { failWithUsage(message(for: error)) }
+      let line = message(for: error).split(whereSeparator: \.isNewline).first.map(String.init) ?? "failed"
+      FileDescriptorOutput.standardError.write("pace: error: \(line)\n")
+      terminateProcess(status: 1)
     }
   }
 

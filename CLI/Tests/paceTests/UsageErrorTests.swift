@@ -16,6 +16,7 @@ import Testing
     (["debounce"], "", "debounce needs a duration"),
     (["throttle", "1.5"], "", "'1.5' has no unit"),
     (["bogus"], "", "stage word 1 'bogus': unknown operator"),
+    (["--stat", "debounce", "1s"], "", "unknown option '--stat'"),
     (["filter", "("], "", "stage word 2 '(': not a valid regular expression"),
     (["filter"], "", "filter needs a pattern"),
     (["skip", "x"], "", "skip needs a count"),

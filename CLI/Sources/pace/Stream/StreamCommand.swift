@@ -147,6 +147,10 @@ struct StreamCommand: AsyncParsableCommand {
     if replay, command != nil {
       throw ValidationError("--replay runs on the log's own clock, so it cannot run a command: remove one of them")
     }
+    // Stages start with an operator's name: a first word with dashes is an option pace does not have.
+    if let first = stageWords.first, first.hasPrefix("-") {
+      throw ValidationError("unknown option '\(first)' (see 'pace --help')")
+    }
     _ = try stages { (line: Line) in line.text }
   }
 

@@ -29,10 +29,29 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
     @usableFromInline var isDone = false
     /// Upstream values, finishes and failures the policy has been told about.
     @usableFromInline var upstreamEventsHandled = 0
-    @usableFromInline var handledWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    /// Tests waiting until the policy has handled a number of upstream events.
+    @usableFromInline var progressWaiters = ProgressWaiters<Progress>()
 
     init(core: DriverCore<Machine>) {
       self.core = core
+    }
+
+    @usableFromInline
+    var progress: Progress {
+      Progress(upstreamEventsHandled: upstreamEventsHandled, isEnded: isDone || (isStarted && producer == nil))
+    }
+  }
+
+  /// How far the policy got, for tests: events handled, and whether no more will come.
+  @usableFromInline
+  struct Progress: Sendable {
+    @usableFromInline let upstreamEventsHandled: Int
+    @usableFromInline let isEnded: Bool
+
+    @inlinable
+    init(upstreamEventsHandled: Int, isEnded: Bool) {
+      self.upstreamEventsHandled = upstreamEventsHandled
+      self.isEnded = isEnded
     }
   }
 
@@ -83,8 +102,8 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
     let (consumer, producer, waiters) = state.withLock { state in
       state.isDone = true
       state.core.shutDown(owner: self)
-      defer { (state.consumer, state.producer, state.handledWaiters) = (nil, nil, []) }
-      return (state.consumer, state.producer, state.handledWaiters.map { $0.continuation })
+      defer { (state.consumer, state.producer) = (nil, nil) }
+      return (state.consumer, state.producer, state.progressWaiters.takeAll())
     }
     producer?.cancel()
     consumer?.resume(returning: .success(nil))
@@ -94,15 +113,9 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
   /// Returns once the policy has handled `count` upstream events (values, the
   /// finish or the failure), or the sequence has ended. Starts the producer.
   func waitUntilUpstreamEventsHandled(_ count: Int) async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let ready = state.withLock { state in
-        startIfNeeded(&state)
-        guard state.upstreamEventsHandled < count, !state.isDone, state.producer != nil else { return true }
-        state.handledWaiters.append((count, continuation))
-        return false
-      }
-      if ready { continuation.resume() }
-    }
+    state.withLock { startIfNeeded(&$0) }
+    await state.wait(
+      in: \.progressWaiters, until: { $0.isEnded || $0.upstreamEventsHandled >= count }, now: \.progress)
   }
 
   /// Starts the producer, and tells the policy the input starts. Inlined into
@@ -147,7 +160,7 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
       let emitted = state.core.apply(
         state.core.machine.valueReceived(element, at: state.core.now), owner: self, fire: Self.fire)
       state.upstreamEventsHandled &+= 1
-      return emitted || !state.handledWaiters.isEmpty  // Usually false: the policy only moved its deadline.
+      return emitted || !state.progressWaiters.isEmpty  // Usually false: the policy only moved its deadline.
     }
     if needsSettling { settleAndResume() }
   }
@@ -217,17 +230,13 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
   /// (a `take` reached its count), the producer to cancel.
   @usableFromInline
   func settle(_ state: inout State) -> Resumption {
-    let handled = state.upstreamEventsHandled
-    var waiters = state.handledWaiters.filter { $0.count <= handled }.map { $0.continuation }
-    state.handledWaiters.removeAll { $0.count <= handled }
     var finishedProducer: Task<Void, Never>?
     if state.core.isTerminated {
       // Nothing the base produces can come out any more: stop consuming it.
       finishedProducer = state.producer
       state.producer = nil
-      waiters += state.handledWaiters.map { $0.continuation }
-      state.handledWaiters = []
     }
+    let waiters = state.progressWaiters.isEmpty ? [] : state.progressWaiters.takeReached(state.progress)
     guard state.consumer != nil, let result = takeOutput(&state) else {
       return Resumption(consumer: nil, result: nil, waiters: waiters, finishedProducer: finishedProducer)
     }

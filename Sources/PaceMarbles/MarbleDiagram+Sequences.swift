@@ -37,7 +37,7 @@ extension MarbleDiagram {
     let (input, continuation) = MarbleInput.makeStream()
     var iterator = try makeSequence(input, clock).makeAsyncIterator()
     var output: [Entry] = []
-    await iterator.waitUntilUpstreamEventsHandled(0)
+    await iterator.waitUntil(upstreamEventsHandled: 0)
     // What the policy emits as the input starts (`take 0` finishes) is read at frame 0.
     if iterator.hasOutput(),
       await readReady(at: 0, into: &output, hasOutput: iterator.hasOutput, next: { try await iterator.next() })
@@ -47,7 +47,7 @@ extension MarbleDiagram {
     return await runFrames(
       on: clock, feeding: continuation, output: output,
       settle: { fed in
-        await iterator.waitUntilUpstreamEventsHandled(fed)
+        await iterator.waitUntil(upstreamEventsHandled: fed)
         clock.fireDueTimers()
       },
       hasOutput: iterator.hasOutput, next: { try await iterator.next() })

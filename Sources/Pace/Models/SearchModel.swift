@@ -122,7 +122,7 @@ public final class SearchModel<Result: Sendable> {
 
   /// Returns once every search started so far has ended and its outcome is
   /// shown; for tests, not API.
-  package func searchesEnded() async {
+  package func waitUntilSearchesEnded() async {
     await searchesProgress.wait(in: \.waiters, until: { $0 }, now: \.isSettled)
   }
 

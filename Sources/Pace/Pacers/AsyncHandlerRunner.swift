@@ -28,7 +28,7 @@ package final class AsyncHandlerRunner<Value: Sendable>: Sendable {
   }
 
   /// Returns once `count` calls have ended; for tests.
-  package func waitForCompletedCalls(count: Int) async {
+  package func waitUntil(ended count: Int) async {
     await state.waitUntil(ended: count)
   }
 

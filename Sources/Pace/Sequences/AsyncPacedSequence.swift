@@ -60,8 +60,8 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
 
     /// Returns once the policy has handled `count` upstream events; for the
     /// marble runner.
-    package func waitUntilUpstreamEventsHandled(_ count: Int) async {
-      await lifetime.storage.waitUntilUpstreamEventsHandled(count)
+    package func waitUntil(upstreamEventsHandled count: Int) async {
+      await lifetime.storage.waitUntil(upstreamEventsHandled: count)
     }
 
     /// Whether `next()` would return without suspending; for the marble runner.

@@ -112,7 +112,7 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
 
   /// Returns once the policy has handled `count` upstream events (values, the
   /// finish or the failure), or the sequence has ended. Starts the producer.
-  func waitUntilUpstreamEventsHandled(_ count: Int) async {
+  func waitUntil(upstreamEventsHandled count: Int) async {
     state.withLock { startIfNeeded(&$0) }
     await state.wait(
       in: \.progressWaiters, until: { $0.isEnded || $0.upstreamEventsHandled >= count }, now: \.progress)

@@ -134,7 +134,7 @@ struct LibraryBackend: Sendable {
     model.search.query = "swift"
     clock.advance(by: .frames(3))
     await clock.settle()
-    await model.search.searchesEnded()
+    await model.search.waitUntilSearchesEnded()
     #expect(model.search.resultsQuery == "swift" && model.search.results == ["swift book"])
 
     // DebouncedTask: the superseded prefix is cancelled, the last one runs.

@@ -78,10 +78,10 @@ final class FakeSearchBackend: Sendable {
     await type("swift")
     #expect(await arrivals.next() == "swift")
     backend.gate("swift").open()  // The newer answer comes first…
-    await model.searchesEnded()
+    await model.waitUntilSearchesEnded()
     #expect(model.resultsQuery == "swift")
     backend.gate("sw").open()  // …and the older one after it.
-    await model.searchesEnded()
+    await model.waitUntilSearchesEnded()
     #expect(model.resultsQuery == "swift")
     #expect(!model.isLoading)
     expectConsistent()
@@ -94,14 +94,14 @@ final class FakeSearchBackend: Sendable {
     #expect(await arrivals.next() == "ab")
     await type("abc", pause: false)  // Still typing: no new search yet.
     backend.gate("ab").open()
-    await model.searchesEnded()
+    await model.waitUntilSearchesEnded()
     #expect(model.resultsQuery == nil)  // "ab" is not what the field says.
     #expect(events.withLock { $0.last } == .discarded("ab"))
     clock.advance(by: .frames(3))
     await clock.settle()
     #expect(await arrivals.next() == "abc")
     backend.gate("abc").open()
-    await model.searchesEnded()
+    await model.waitUntilSearchesEnded()
     #expect(model.resultsQuery == "abc")
     expectConsistent()
   }
@@ -111,14 +111,14 @@ final class FakeSearchBackend: Sendable {
     await type("ab")
     backend.gate("ab").open()
     #expect(await arrivals.next() == "ab")
-    await model.searchesEnded()
+    await model.waitUntilSearchesEnded()
     #expect(model.resultsQuery == "ab")
     await type("abc")
     #expect(await arrivals.next() == "abc")
     model.query = "  "  // Cleared: no pause needed.
     #expect(model.results.isEmpty && model.resultsQuery == nil && !model.isLoading)
     backend.gate("abc").open()
-    await model.searchesEnded()
+    await model.waitUntilSearchesEnded()
     #expect(model.results.isEmpty)
     #expect(events.withLock { $0.contains(.cancelled("abc")) })
   }
@@ -126,15 +126,15 @@ final class FakeSearchBackend: Sendable {
   @Test func aQueryEqualToTheLastSearched_isNotSearchedAgain_butIsAfterAClear() async {
     backend.gate("ab").open()
     await type("ab")
-    await model.searchesEnded()
+    await model.waitUntilSearchesEnded()
     await type("abc", pause: false)
     await type("ab")  // Back to "ab" before the pause: nothing new to search.
-    await model.searchesEnded()
+    await model.waitUntilSearchesEnded()
     #expect(backend.searched.all == ["ab"])
     #expect(events.withLock { $0.last } == .skipped("ab"))
     await type("")
     await type("ab")
-    await model.searchesEnded()
+    await model.waitUntilSearchesEnded()
     #expect(backend.searched.all == ["ab", "ab"])
     #expect(model.resultsQuery == "ab")
   }
@@ -142,12 +142,12 @@ final class FakeSearchBackend: Sendable {
   @Test func aFailure_setsError_andTheSameQueryCanBeRetried() async {
     backend.gate("x!").open()
     await type("x!")
-    await model.searchesEnded()
+    await model.waitUntilSearchesEnded()
     #expect(model.error is FakeSearchBackend.Failure)
     #expect(!model.isLoading)
     model.retry()
     #expect(model.error == nil && model.isLoading)
-    await model.searchesEnded()
+    await model.waitUntilSearchesEnded()
     #expect(backend.searched.all == ["x!", "x!"])
   }
 
@@ -171,7 +171,7 @@ final class FakeSearchBackend: Sendable {
     backend.answerAll()
     clock.advance(by: .frames(3))
     await clock.settle()
-    await model.searchesEnded()
+    await model.waitUntilSearchesEnded()
     expectConsistent()
     if model.query.isEmpty {
       #expect(model.resultsQuery == nil)
@@ -204,7 +204,7 @@ final class FakeSearchBackend: Sendable {
     model.query = "last"
     clock.advance(by: .frames(1))
     await clock.settle()
-    await model.searchesEnded()
+    await model.waitUntilSearchesEnded()
     #expect(model.resultsQuery == "last")
     #expect(model.results == ["last:1", "last:2"])
     let (begun, ended) = searches.withLock { ($0.begun, $0.ended) }

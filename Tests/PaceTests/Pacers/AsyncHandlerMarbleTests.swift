@@ -89,8 +89,8 @@ import Testing
       // …then the work that ends at this frame, and what follows from it.
       workClock.advance(to: .frame(frame))
       await log.waitFor(count: all.filter { $0.frame <= frame }.count)
-      await runner.waitForCompletedCalls(
-        count: [expected.ends, expected.cancels].flatMap(\.entries).filter { $0.frame <= frame }.count)
+      await runner.waitUntil(
+        ended: [expected.ends, expected.cancels].flatMap(\.entries).filter { $0.frame <= frame }.count)
     }
     #expect(log.diagram("start") == expected.starts.description)
     #expect(log.diagram("end") == expected.ends.description)

@@ -55,7 +55,7 @@ import Testing
     do {
       var iterator = base.debounced(for: .frames(1), clock: clock).makeAsyncIterator()
       input.yield(1)
-      await iterator.waitUntilUpstreamEventsHandled(1)
+      await iterator.waitUntil(upstreamEventsHandled: 1)
       clock.advance(to: .frame(1))
       #expect(try await iterator.next() == 1)
     }
@@ -70,7 +70,7 @@ import Testing
     var iterator = base.debounced(for: .frames(3), clock: clock).makeAsyncIterator()
     input.yield(1)
     input.finish(throwing: Boom())
-    await iterator.waitUntilUpstreamEventsHandled(2)
+    await iterator.waitUntil(upstreamEventsHandled: 2)
     await #expect(throws: Boom.self) { try await iterator.next() }
     #expect(try await iterator.next() == nil)
   }

@@ -7,10 +7,15 @@
 /// arm, disarm and deliver: a policy, its one armed deadline, an outbox of
 /// what the policy emitted, and whether the driver was shut down.
 ///
-/// The shells add only what is theirs: a closure pacer (``PacerDriver``)
-/// drains the outbox into a handler, a paced sequence
-/// (``PacedSequenceStorage``) into `next()`. Every method runs under the
-/// shell's lock; none calls user code or resumes a continuation.
+/// Pure: it reads no clock and touches no timer. Each event is told the
+/// instant, and answers what to do with the driver's timer (a
+/// ``TimerCommand``); the shell applies that to its own timer: a pacer or a
+/// paced sequence to its scheduler slot (``TimerScheduler/follow(_:owner:fire:)``),
+/// a keyed driver to its key's entry in one shared structure. The shells add
+/// only what is theirs: a closure pacer (``PacerDriver``) drains the outbox
+/// into a handler, a paced sequence (``PacedSequenceStorage``) into `next()`.
+/// Every method runs under the shell's lock; none calls user code or resumes
+/// a continuation.
 ///
 /// The timer follows ``PacingStateMachine``'s deadline contract:
 /// - A deadline earlier than the armed one is armed at once.
@@ -20,8 +25,8 @@
 /// - No deadline disarms the timer, so a settled driver holds none.
 ///
 /// Every firing is handled the same way, early, late or stale: the policy is
-/// asked as of now and the timer re-armed for its deadline. The scheduler
-/// keeps one timer per owner, so re-arming never duplicates one.
+/// asked as of now and the timer re-armed for its deadline. A shell keeps
+/// one timer per core, so re-arming never duplicates one.
 @usableFromInline
 struct DriverCore<Machine: PacingStateMachine> where Machine.Instant == DriverInstant {
   @usableFromInline typealias Value = Machine.Value
@@ -30,10 +35,9 @@ struct DriverCore<Machine: PacingStateMachine> where Machine.Instant == DriverIn
   // user: the optional deadline's tag and the flags share its tail padding,
   // and so can the shell's own small fields after the core.
   @usableFromInline var machine: Machine
-  @usableFromInline let scheduler: TimerScheduler
   /// Emitted and not yet delivered, oldest first.
   @usableFromInline var outbox: [PacingEvent<Value>] = []
-  /// The deadline the scheduler holds a timer for, if any.
+  /// The deadline the shell holds a timer for, if any.
   @usableFromInline var armedDeadline: DriverInstant?
   /// Whether the policy has emitted its finish or failure (it is in the outbox
   /// or was delivered).
@@ -44,73 +48,66 @@ struct DriverCore<Machine: PacingStateMachine> where Machine.Instant == DriverIn
   @usableFromInline var isShutDown = false
 
   @usableFromInline
-  init(machine: Machine, scheduler: TimerScheduler) {
+  init(machine: Machine) {
     self.machine = machine
-    self.scheduler = scheduler
   }
 
-  /// The current instant of the driver's clock.
-  @inlinable
-  var now: DriverInstant { scheduler.now }
-
   /// Puts what `action` emits in the outbox, then makes the timer follow the
-  /// policy's deadline; returns whether the outbox received anything.
+  /// policy's deadline.
   @inlinable
-  mutating func apply(_ action: PacingAction<Value>, owner: AnyObject, fire: @escaping TimerCallback) -> Bool {
-    followDeadline(owner: owner, fire: fire)
-    guard !action.isEmpty, !isShutDown else { return false }
+  mutating func apply(_ action: PacingAction<Value>) -> DriverStep {
+    let timer = followDeadline()
+    guard !action.isEmpty, !isShutDown else { return DriverStep(emitted: false, timer: timer) }
     if action.terminates {
       isTerminated = true
       if case .failure = action.last { isFailed = true }
     }
     outbox.append(contentsOf: action)
-    return true
+    return DriverStep(emitted: true, timer: timer)
   }
 
   /// Arms, moves or disarms the timer for the policy's deadline.
   @inlinable
-  mutating func followDeadline(owner: AnyObject, fire: @escaping TimerCallback) {
-    guard !isShutDown, let deadline = machine.deadline else {
-      disarm(owner: owner)
-      return
-    }
-    if let armed = armedDeadline, armed <= deadline { return }  // It fires early, then re-arms.
+  mutating func followDeadline() -> TimerCommand? {
+    guard !isShutDown, let deadline = machine.deadline else { return disarm() }
+    if let armed = armedDeadline, armed <= deadline { return nil }  // It fires early, then re-arms.
     armedDeadline = deadline
-    scheduler.arm(TimerOwner(owner), at: deadline, fire: fire)
+    return .arm(at: deadline)
   }
 
-  /// The armed timer fired (or one that was moved, or let go, did): asks the
-  /// policy as of now, puts what it emits in the outbox and follows its new
-  /// deadline; returns whether the outbox received anything.
+  /// The armed timer fired at `now` (or one that was moved, or let go, did):
+  /// asks the policy as of now, puts what it emits in the outbox and follows
+  /// its new deadline.
   ///
   /// A policy that neither acts nor moves a deadline already past breaks its
   /// contract; it is not re-armed until its next event, so that it cannot
   /// spin the timer (on Linux, the thread every pacer shares). The marble
   /// runner applies the same rule.
   @inlinable
-  mutating func timerFired(owner: AnyObject, fire: @escaping TimerCallback) -> Bool {
+  mutating func timerFired(at now: DriverInstant) -> DriverStep {
     armedDeadline = nil
     let before = machine.deadline
-    let now = self.now
     let action = machine.timerFired(at: now)
-    if action.isEmpty, let deadline = machine.deadline, deadline == before, deadline <= now { return false }
-    return apply(action, owner: owner, fire: fire)
+    if action.isEmpty, let deadline = machine.deadline, deadline == before, deadline <= now {
+      return DriverStep(emitted: false, timer: nil)
+    }
+    return apply(action)
   }
 
   /// Lets the timer go, if one is armed.
   @inlinable
-  mutating func disarm(owner: AnyObject) {
-    guard armedDeadline != nil else { return }
+  mutating func disarm() -> TimerCommand? {
+    guard armedDeadline != nil else { return nil }
     armedDeadline = nil
-    scheduler.disarm(ObjectIdentifier(owner))
+    return .disarm
   }
 
   /// The driver is gone or cancelled: nothing more is armed or delivered.
   @inlinable
-  mutating func shutDown(owner: AnyObject) {
+  mutating func shutDown() -> TimerCommand? {
     isShutDown = true
     outbox.removeAll()
-    disarm(owner: owner)
+    return disarm()
   }
 
   /// Takes the oldest event of the outbox, if any.
@@ -123,5 +120,20 @@ struct DriverCore<Machine: PacingStateMachine> where Machine.Instant == DriverIn
   @inlinable
   var hasPendingValue: Bool {
     machine.hasPendingValue || outbox.contains { !$0.isTerminal }
+  }
+}
+
+/// What one event of a ``DriverCore`` asks of its shell.
+@usableFromInline
+struct DriverStep {
+  /// Whether the outbox received anything: the shell delivers it.
+  @usableFromInline let emitted: Bool
+  /// What to do with the shell's timer, if anything.
+  @usableFromInline let timer: TimerCommand?
+
+  @inlinable
+  init(emitted: Bool, timer: TimerCommand?) {
+    self.emitted = emitted
+    self.timer = timer
   }
 }

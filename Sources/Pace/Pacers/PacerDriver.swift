@@ -30,8 +30,8 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     machine: Machine, scheduler: TimerScheduler, handler: PacerHandler<Value>, delivery: PacerDelivery
   ) -> PacerDriver {
     let driver = make(
-      State(core: DriverCore(machine: machine, scheduler: scheduler), handler: handler, delivery: delivery))
-    driver.perform { state in state.core.machine.started(at: state.core.now) }
+      State(core: DriverCore(machine: machine), scheduler: scheduler, handler: handler, delivery: delivery))
+    driver.perform { state in state.core.machine.started(at: state.scheduler.now) }
     return driver
   }
 
@@ -51,30 +51,30 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   /// backwards, whichever threads send.
   @inlinable
   func send(_ value: Value) {
-    perform { state in state.core.machine.valueReceived(value, at: state.core.now) }
+    perform { state in state.core.machine.valueReceived(value, at: state.scheduler.now) }
   }
 
   @inlinable
   func flush() {
-    perform { state in state.core.machine.flushRequested(at: state.core.now) }
+    perform { state in state.core.machine.flushRequested(at: state.scheduler.now) }
   }
 
   @inlinable
   func finish() {
-    perform { state in state.core.machine.upstreamFinished(at: state.core.now) }
+    perform { state in state.core.machine.upstreamFinished(at: state.scheduler.now) }
   }
 
   /// The input failed: the policy drops what it holds back (for the marble
   /// runner, which runs `^` through a pacer).
   @inlinable
   func fail() {
-    perform { state in state.core.machine.upstreamFailed(at: state.core.now) }
+    perform { state in state.core.machine.upstreamFailed(at: state.scheduler.now) }
   }
 
   /// Drops what the policy holds back; what it already emitted is delivered.
   @inlinable
   func cancel() {
-    perform { state in state.core.machine.cancelled(at: state.core.now) }
+    perform { state in state.core.machine.cancelled(at: state.scheduler.now) }
   }
 
   /// Runs one event on the policy under the lock, then starts a delivery
@@ -84,7 +84,9 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     let delivery = withLock { state -> Delivery? in
       guard !state.core.isShutDown else { return nil }
       let action = event(&state)
-      guard state.core.apply(action, owner: self, fire: Self.fire) else { return nil }
+      let step = state.core.apply(action)
+      state.scheduler.follow(step.timer, owner: self, fire: Self.fire)
+      guard step.emitted else { return nil }
       return beginDelivery(&state)
     }
     if let delivery { start(delivery) }
@@ -104,7 +106,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
 
   /// The pacer is gone: drop what is pending, let the timer go, deliver nothing more.
   func shutDown() {
-    withLock { $0.core.shutDown(owner: self) }
+    withLock { $0.shutDown(owner: self) }
   }
 
   // MARK: Timer
@@ -115,7 +117,10 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   @inlinable
   func timerFired(onTimerThread: Bool) -> TimerDelivery? {
     let delivery = withLock { state -> Delivery? in
-      guard !state.core.isShutDown, state.core.timerFired(owner: self, fire: Self.fire) else { return nil }
+      guard !state.core.isShutDown else { return nil }
+      let step = state.core.timerFired(at: state.scheduler.now)
+      state.scheduler.follow(step.timer, owner: self, fire: Self.fire)
+      guard step.emitted else { return nil }
       return beginDelivery(&state)
     }
     guard let delivery else { return nil }
@@ -152,7 +157,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   func beginDelivery(_ state: inout State) -> Delivery? {
     guard !state.isDelivering else { return nil }
     state.isDelivering = true
-    state.core.scheduler.deliveryStarted()
+    state.scheduler.deliveryStarted()
     var isInline = false
     if state.delivery == .inline, case .isolated(let function) = state.handler { isInline = function.isolation == nil }
     return Delivery(handler: state.handler, isInline: isInline)
@@ -194,8 +199,8 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   func ownerGone() {
     let scheduler = withLock { state in
       state.isDelivering = false
-      state.core.shutDown(owner: self)
-      return state.core.scheduler
+      state.shutDown(owner: self)
+      return state.scheduler
     }
     scheduler.deliveryFinished()
   }
@@ -214,9 +219,9 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
       }
       guard let (value, handler) = next else { break }
       if await !handler.call(value, isolation: isolation) {
-        withLock { $0.core.shutDown(owner: self) }  // The owner is gone: the loop ends.
+        withLock { $0.shutDown(owner: self) }  // The owner is gone: the loop ends.
       }
     }
-    withLock { $0.core.scheduler }.deliveryFinished()
+    withLock { $0.scheduler }.deliveryFinished()
   }
 }

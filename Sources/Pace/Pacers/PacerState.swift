@@ -14,11 +14,25 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   /// Whether a delivery is draining the outbox.
   @usableFromInline var isDelivering = false
   @usableFromInline let delivery: PacerDelivery
+  /// The pacer's timer: its slot in the scheduler, which the core's commands arm.
+  @usableFromInline let scheduler: TimerScheduler
   @usableFromInline let handler: PacerHandler<Machine.Value>
 
-  init(core: DriverCore<Machine>, handler: PacerHandler<Machine.Value>, delivery: PacerDelivery) {
+  init(
+    core: DriverCore<Machine>, scheduler: TimerScheduler, handler: PacerHandler<Machine.Value>,
+    delivery: PacerDelivery
+  ) {
     self.core = core
+    self.scheduler = scheduler
     self.handler = handler
     self.delivery = delivery
+  }
+}
+
+extension PacerState {
+  /// The pacer is gone or cancelled: the core shuts down and lets its timer go.
+  @inlinable
+  mutating func shutDown(owner: AnyObject) {
+    if core.shutDown() == .disarm { scheduler.disarm(ObjectIdentifier(owner)) }
   }
 }

@@ -19,6 +19,8 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
   @usableFromInline
   struct State {
     @usableFromInline var core: DriverCore<Machine>
+    /// The sequence's timer: its slot in the scheduler, which the core's commands arm.
+    @usableFromInline let scheduler: TimerScheduler
     @usableFromInline var producer: Task<Void, Never>?
     @usableFromInline var isStarted = false
     /// The base's error, thrown when the policy's failure comes out.
@@ -32,8 +34,17 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
     /// Tests waiting until the policy has handled a number of upstream events.
     @usableFromInline var progressWaiters = ProgressWaiters<Progress>()
 
-    init(core: DriverCore<Machine>) {
+    init(core: DriverCore<Machine>, scheduler: TimerScheduler) {
       self.core = core
+      self.scheduler = scheduler
+    }
+
+    /// Applies `action` to the core, and its timer command to the scheduler.
+    @inlinable
+    mutating func apply(_ action: PacingAction<Machine.Value>, owner: AnyObject) -> Bool {
+      let step = core.apply(action)
+      scheduler.follow(step.timer, owner: owner, fire: PacedSequenceStorage.fire)
+      return step.emitted
     }
 
     @usableFromInline
@@ -60,7 +71,7 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
 
   init(base: Base, machine: Machine, scheduler: TimerScheduler) {
     self.base = base
-    self.state = LockedState(State(core: DriverCore(machine: machine, scheduler: scheduler)))
+    self.state = LockedState(State(core: DriverCore(machine: machine), scheduler: scheduler))
   }
 
   /// What the timer calls: a function of the storage that captures nothing.
@@ -101,7 +112,7 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
   func cancel() {
     let (consumer, producer, waiters) = state.withLock { state in
       state.isDone = true
-      state.core.shutDown(owner: self)
+      if state.core.shutDown() == .disarm { state.scheduler.disarm(ObjectIdentifier(self)) }
       defer { (state.consumer, state.producer) = (nil, nil) }
       return (state.consumer, state.producer, state.progressWaiters.takeAll())
     }
@@ -126,8 +137,8 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
   func startIfNeeded(_ state: inout State) {
     guard !state.isStarted else { return }
     state.isStarted = true
-    let action = state.core.machine.started(at: state.core.now)
-    _ = state.core.apply(action, owner: self, fire: Self.fire)
+    let action = state.core.machine.started(at: state.scheduler.now)
+    _ = state.apply(action, owner: self)
     guard !state.core.isTerminated else { return }  // `take 0`: the base is never consumed.
     state.producer = Task { [self, base] in
       var iterator = base.makeAsyncIterator()
@@ -136,9 +147,9 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
           guard !Task.isCancelled else { return }
           self.elementProduced(element)
         }
-        self.upstreamEvent { state in state.core.machine.upstreamFinished(at: state.core.now) }
+        self.upstreamEvent { state in state.core.machine.upstreamFinished(at: state.scheduler.now) }
       } catch {
-        self.upstreamEvent(failure: error) { state in state.core.machine.upstreamFailed(at: state.core.now) }
+        self.upstreamEvent(failure: error) { state in state.core.machine.upstreamFailed(at: state.scheduler.now) }
       }
     }
   }
@@ -157,8 +168,7 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
   func elementProduced(_ element: Element) {
     let needsSettling = state.withLock { state -> Bool in
       guard !state.isDone else { return false }
-      let emitted = state.core.apply(
-        state.core.machine.valueReceived(element, at: state.core.now), owner: self, fire: Self.fire)
+      let emitted = state.apply(state.core.machine.valueReceived(element, at: state.scheduler.now), owner: self)
       state.upstreamEventsHandled &+= 1
       return emitted || !state.progressWaiters.isEmpty  // Usually false: the policy only moved its deadline.
     }
@@ -179,7 +189,7 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
     let resumption = state.withLock { state -> Resumption? in
       guard !state.isDone else { return nil }
       if let failure { state.failure = failure }
-      _ = state.core.apply(event(&state), owner: self, fire: Self.fire)
+      _ = state.apply(event(&state), owner: self)
       state.upstreamEventsHandled &+= 1
       return settle(&state)
     }
@@ -191,7 +201,10 @@ where Base.Element: Sendable, Machine.Value == Base.Element, Machine.Instant == 
   @usableFromInline
   func timerFired() {
     let resumption = state.withLock { state -> Resumption? in
-      guard !state.isDone, state.core.timerFired(owner: self, fire: Self.fire) else { return nil }
+      guard !state.isDone else { return nil }
+      let step = state.core.timerFired(at: state.scheduler.now)
+      state.scheduler.follow(step.timer, owner: self, fire: Self.fire)
+      guard step.emitted else { return nil }
       return settle(&state)
     }
     resumption?.perform()

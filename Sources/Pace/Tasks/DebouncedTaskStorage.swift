@@ -23,6 +23,7 @@ final class DebouncedTaskStorage<Argument: Sendable, Success: Sendable>: CallOwn
 
   struct State {
     var core: DriverCore<Machine>
+    let scheduler: TimerScheduler
     var calls: UInt64 = 0
     var pending: PendingCall?
     var runner = WorkRunner<Argument, Success>(onBusy: .restart)
@@ -37,9 +38,9 @@ final class DebouncedTaskStorage<Argument: Sendable, Success: Sendable>: CallOwn
   ) where C.Duration == Duration {
     self.operation = operation
     let machine = Machine(interval: DriverDuration(interval), edges: edges.map(DriverDuration.init))
-    state = LockedState(State(core: DriverCore(machine: machine, scheduler: makeTimerScheduler(clock))))
+    state = LockedState(State(core: DriverCore(machine: machine), scheduler: makeTimerScheduler(clock)))
     _ = state.withLock { state in
-      state.core.machine.started(at: state.core.now)  // Debounce starts idle: nothing to emit.
+      state.core.machine.started(at: state.scheduler.now)  // Debounce starts idle: nothing to emit.
     }
   }
 
@@ -71,7 +72,7 @@ final class DebouncedTaskStorage<Argument: Sendable, Success: Sendable>: CallOwn
       guard !Task.isCancelled, !state.core.isShutDown else { return nil }
       state.calls &+= 1
       let number = state.calls
-      let action = state.core.machine.valueReceived(number, at: state.core.now)
+      let action = state.core.machine.valueReceived(number, at: state.scheduler.now)
       let superseded = state.pending.take()?.waiter
       // Debounce keeps the latest value: if one is pending, it is this call.
       if state.core.machine.hasPendingValue || action.contains(.value(number)) {
@@ -94,8 +95,10 @@ final class DebouncedTaskStorage<Argument: Sendable, Success: Sendable>: CallOwn
 
   private func timerFired() {
     let effects = state.withLock { state -> WorkRunner<Argument, Success>.Effects in
-      guard !state.core.isShutDown, state.core.timerFired(owner: self, fire: Self.fire) else { return .init() }
-      return apply(.none, &state)
+      guard !state.core.isShutDown else { return .init() }
+      let step = state.core.timerFired(at: state.scheduler.now)
+      state.scheduler.follow(step.timer, owner: self, fire: Self.fire)
+      return step.emitted ? apply(.none, &state) : .init()
     }
     // Not on this thread: the timer's thread must not run the operation.
     perform(effects, immediately: false)
@@ -104,7 +107,7 @@ final class DebouncedTaskStorage<Argument: Sendable, Success: Sendable>: CallOwn
   /// Follows the policy's deadline, and hands every call it emitted to the
   /// runner, which starts it and cancels the one before (restart).
   private func apply(_ action: PacingAction<UInt64>, _ state: inout State) -> WorkRunner<Argument, Success>.Effects {
-    _ = state.core.apply(action, owner: self, fire: Self.fire)
+    state.scheduler.follow(state.core.apply(action).timer, owner: self, fire: Self.fire)
     var effects = WorkRunner<Argument, Success>.Effects()
     while let event = state.core.takeNext() {
       guard case .value(let number) = event, let call = state.pending, call.number == number else { continue }
@@ -127,7 +130,7 @@ final class DebouncedTaskStorage<Argument: Sendable, Success: Sendable>: CallOwn
     let effects = state.withLock { state -> (waiting: Waiter<Success>?, runner: WorkRunner<Argument, Success>.Effects) in
       if let pending = state.pending, pending.waiter.caller == caller {
         state.pending = nil
-        _ = apply(state.core.machine.cancelled(at: state.core.now), &state)
+        _ = apply(state.core.machine.cancelled(at: state.scheduler.now), &state)
         return (pending.waiter, .init())
       }
       return (nil, state.runner.leave(caller))
@@ -141,9 +144,9 @@ final class DebouncedTaskStorage<Argument: Sendable, Success: Sendable>: CallOwn
     let effects = state.withLock { state -> (waiting: Waiter<Success>?, runner: WorkRunner<Argument, Success>.Effects) in
       let waiting = state.pending.take()?.waiter
       if shutDown {
-        state.core.shutDown(owner: self)
+        if state.core.shutDown() == .disarm { state.scheduler.disarm(ObjectIdentifier(self)) }
       } else {
-        _ = apply(state.core.machine.cancelled(at: state.core.now), &state)
+        _ = apply(state.core.machine.cancelled(at: state.scheduler.now), &state)
       }
       return (waiting, state.runner.cancelAll(shutDown: shutDown))
     }

@@ -41,6 +41,20 @@ class TimerScheduler: @unchecked Sendable {
     preconditionFailure("\(Self.self) must override disarm(_:)")
   }
 
+  /// Does what a driver core asked of `owner`'s one timer: arms it, moves
+  /// it, lets it go, or (nil) nothing. Safe to call under the owner's lock.
+  @inlinable
+  final func follow(_ command: TimerCommand?, owner: AnyObject, fire: @escaping TimerCallback) {
+    switch command {
+    case nil:
+      return  // The armed timer stays: it fires early, and the core arms it again.
+    case .arm(let deadline):
+      arm(TimerOwner(owner), at: deadline, fire: fire)
+    case .disarm:
+      disarm(ObjectIdentifier(owner))
+    }
+  }
+
   /// A driver on this scheduler is about to hand values to user code; a
   /// manual clock counts these so that a test can wait until they are done.
   /// Safe to call under the driver's lock. Nothing by default.

@@ -173,16 +173,8 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
       ownerGone()
       return
     }
-    #if os(Linux)
-      if isolation == nil, let threads = DeliveryThreads.shared {
-        // No actor to run on: one of Pace's delivery threads, never the
-        // cooperative pool, which a blocking handler would stall.
-        threads.run(Self.deliverWithoutIsolation, of: TimerOwner(self))
-        return
-      }
-    #endif
     let driver = LockProtected(self)
-    Task {
+    startDelivery(of: self, isolation: isolation, delivery: Self.deliverWithoutIsolation) { isolation in
       await driver.storage.deliver(isolation: isolation)
     }
   }

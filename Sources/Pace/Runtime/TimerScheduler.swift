@@ -70,7 +70,7 @@ class TimerScheduler: @unchecked Sendable {
 /// clock on Linux, a scheduler of its own on any other clock.
 @usableFromInline
 func makeTimerScheduler<C: Clock>(_ clock: C) -> TimerScheduler where C.Duration == Duration {
-  #if os(Linux)
+  #if os(Linux) && !PACE_PORTABLE_RUNTIME
     if C.self == ContinuousClock.self, let shared = KernelTimerScheduler.shared {
       return shared
     }

@@ -3,7 +3,7 @@
 // Licensed under Apache License v2.0. See LICENSE.txt for license information.
 //===----------------------------------------------------------------------===//
 
-#if os(Linux)
+#if os(Linux) && !PACE_PORTABLE_RUNTIME
   import Glibc
   import Synchronization
   import Testing

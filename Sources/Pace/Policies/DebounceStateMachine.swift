@@ -92,6 +92,13 @@ public struct DebounceStateMachine<Value, Instant: InstantProtocol> {
     }
   }
 
+  /// Whether no burst goes on: a new machine would do the same.
+  @inlinable
+  public var isDiscardable: Bool {
+    if case .idle = state { return true }
+    return false
+  }
+
   /// The instant at which the burst ends or a max-wait emission is due.
   @inlinable
   public var deadline: Instant? {

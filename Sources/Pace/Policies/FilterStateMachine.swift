@@ -15,6 +15,10 @@ public struct FilterStateMachine<Value, Instant: InstantProtocol>: Sendable {
   @usableFromInline let isIncluded: @Sendable (Value) -> Bool
   @usableFromInline var termination = Termination()
 
+  /// Always: a filter remembers nothing but its end.
+  @inlinable
+  public var isDiscardable: Bool { !termination.isTerminated }
+
   /// Creates a filter that keeps the values for which `isIncluded` returns `true`.
   ///
   ///     let errors = FilterStateMachine<String, ContinuousClock.Instant> { $0.contains("ERROR") }

@@ -152,6 +152,12 @@ extension PacingPipeline: PacingStateMachine {
     !terminated && stages.contains { $0.hasPendingValue }
   }
 
+  /// Whether every stage is discardable.
+  @inlinable
+  public var isDiscardable: Bool {
+    !terminated && stages.allSatisfy { $0.isDiscardable }
+  }
+
   /// Tells every stage that the input starts at `now`; returns what comes out
   /// (for instance the finish of `take 0`).
   @inlinable

@@ -53,6 +53,14 @@ public protocol PacingStateMachine<Value, Instant> {
   /// Whether a value waits to be emitted. `false` by default.
   var hasPendingValue: Bool { get }
 
+  /// Whether the machine holds nothing that a new one, made with the same
+  /// options, would not: a driver that keeps a machine per key may then
+  /// discard it, and make a new one for the key's next value, with no change
+  /// to any output. `false` by default, which is always safe: such a
+  /// machine is kept for as long as its driver. A debounce is discardable
+  /// when no burst goes on, a throttle once its window has ended.
+  var isDiscardable: Bool { get }
+
   /// The input starts at `now`, before any value. Most machines answer
   /// ``PacingAction/none``; `take(0)` finishes here.
   mutating func started(at now: Instant) -> PacingAction<Value>
@@ -85,6 +93,10 @@ extension PacingStateMachine {
   /// No value waits.
   @inlinable
   public var hasPendingValue: Bool { false }
+
+  /// Kept: nothing says a new machine would behave the same.
+  @inlinable
+  public var isDiscardable: Bool { false }
 
   /// Nothing happens at the start of the input.
   @inlinable

@@ -161,6 +161,20 @@ enum PipelineStage<Value, Instant: InstantProtocol>: @unchecked Sendable {
     case .other(let machine): machine.hasPendingValue
     }
   }
+
+  /// Whether a new stage would behave the same: a filter always; distinct,
+  /// skip and take remember what they saw, so never (a key's distinct is
+  /// its memory).
+  @inlinable
+  var isDiscardable: Bool {
+    switch self {
+    case .debounce(let machine): machine.isDiscardable
+    case .throttle(let machine): machine.isDiscardable
+    case .filter: true
+    case .distinct, .skip, .take: false
+    case .other(let machine): machine.isDiscardable
+    }
+  }
 }
 
 /// Something that happens to a stage, applied to its policy whatever its type.

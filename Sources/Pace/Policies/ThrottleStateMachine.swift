@@ -74,6 +74,13 @@ public struct ThrottleStateMachine<Value, Instant: InstantProtocol> {
     }
   }
 
+  /// Whether no window is open: a new machine would do the same.
+  @inlinable
+  public var isDiscardable: Bool {
+    if case .idle = state { return true }
+    return false
+  }
+
   /// The end of the open window.
   @inlinable
   public var deadline: Instant? {

@@ -1,0 +1,235 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Pace open source project.
+// Licensed under Apache License v2.0. See LICENSE.txt for license information.
+//===----------------------------------------------------------------------===//
+
+/// A keyed driver: one policy per key, each behaving as a pacer of its own,
+/// on one timer for every key, with state for live keys only.
+///
+/// The shell of the driver core for many keys. Each key has a
+/// ``DriverCore`` made on its first value; the cores' timer commands go to
+/// one ``TimerHeap`` of key deadlines, whose earliest deadline is the one
+/// timer this driver arms with its scheduler. What the cores emit goes to one
+/// outbox, as (key, value), in the order it was emitted, drained by one
+/// delivery at a time (as a pacer's is), so each key's values reach the
+/// handler in order. A key is dropped as soon as its policy is
+/// ``PacingStateMachine/isDiscardable`` and nothing of it waits: dropping it
+/// cannot change any output.
+///
+/// Package API for now: the public keyed pacers are built on it.
+package final class KeyedPacerStorage<Key: Hashable & Sendable, Machine: PacingStateMachine & Sendable>: Sendable
+where Machine.Instant == DriverInstant, Machine.Value: Sendable {
+  package typealias Value = Machine.Value
+
+  struct State {
+    var cores: [Key: DriverCore<Machine>] = [:]
+    var deadlines = TimerHeap<Key, Void>()
+    /// The deadline the scheduler holds this driver's one timer for.
+    var armedDeadline: DriverInstant?
+    var outbox: [(key: Key, value: Value)] = []
+    var isDelivering = false
+    var isShutDown = false
+  }
+
+  private let makeMachine: @Sendable () -> Machine
+  private let scheduler: TimerScheduler
+  private let handler: @Sendable (Key, Value) -> Void
+  private let state = LockedState(State())
+
+  /// - Parameters:
+  ///   - makeMachine: Makes the policy of a key that has none.
+  ///   - clock: The clock whose scheduler holds the driver's one timer.
+  ///   - handler: Receives each key's values; it runs off the lock, one call
+  ///     at a time, with no isolation (on Pace's delivery threads on Linux).
+  package init<C: Clock>(
+    makeMachine: @escaping @Sendable () -> Machine, clock: C, handler: @escaping @Sendable (Key, Value) -> Void
+  ) where C.Duration == Duration {
+    self.makeMachine = makeMachine
+    self.scheduler = makeTimerScheduler(clock)
+    self.handler = handler
+  }
+
+  deinit {
+    if state.withLock({ $0.armedDeadline }) != nil { scheduler.disarm(ObjectIdentifier(self)) }
+  }
+
+  private static var fire: TimerCallback {
+    { owner, _ in
+      unsafeDowncast(owner, to: KeyedPacerStorage.self).timerFired()
+      return nil
+    }
+  }
+
+  /// The number of keys with state: a pending value, an open window, or a
+  /// policy that remembers (distinct, skip, take).
+  package var liveKeyCount: Int {
+    state.withLock { $0.cores.count }
+  }
+
+  /// The number of keys whose policy holds a value back.
+  package var pendingCount: Int {
+    state.withLock { state in state.cores.values.count { $0.hasPendingValue } }
+  }
+
+  /// Whether `key`'s policy holds a value back, or one waits for the handler.
+  package func isPending(key: Key) -> Bool {
+    state.withLock { state in
+      state.cores[key]?.hasPendingValue == true || state.outbox.contains { $0.key == key }
+    }
+  }
+
+  package func send(_ value: Value, for key: Key) {
+    perform(key, creating: true) { machine, now in machine.valueReceived(value, at: now) }
+  }
+
+  /// Drops what `key`'s policy holds back; a value already emitted is delivered.
+  package func cancel(key: Key) {
+    perform(key, creating: false) { machine, now in machine.cancelled(at: now) }
+  }
+
+  /// Emits what `key`'s policy holds back, now.
+  package func flush(key: Key) {
+    perform(key, creating: false) { machine, now in machine.flushRequested(at: now) }
+  }
+
+  /// ``cancel(key:)`` for every key.
+  package func cancelAll() {
+    forEveryKey { machine, now in machine.cancelled(at: now) }
+  }
+
+  /// ``flush(key:)`` for every key.
+  package func flushAll() {
+    forEveryKey { machine, now in machine.flushRequested(at: now) }
+  }
+
+  /// The driver is gone: nothing more is armed or delivered.
+  package func shutDown() {
+    let wasArmed = state.withLock { state -> Bool in
+      state.isShutDown = true
+      state.cores = [:]
+      state.deadlines = TimerHeap()
+      state.outbox = []
+      defer { state.armedDeadline = nil }
+      return state.armedDeadline != nil
+    }
+    if wasArmed { scheduler.disarm(ObjectIdentifier(self)) }
+  }
+
+  // MARK: Events
+
+  private func perform(
+    _ key: Key, creating: Bool, _ event: (inout Machine, DriverInstant) -> PacingAction<Value>
+  ) {
+    let delivers = state.withLock { state -> Bool in
+      guard !state.isShutDown else { return false }
+      let now = scheduler.now
+      guard var core = state.cores.removeValue(forKey: key) ?? (creating ? makeCore(now) : nil) else { return false }
+      let step = core.apply(event(&core.machine, now))
+      settle(key, core, step, &state)
+      followEarliest(&state)
+      return beginDelivery(&state)
+    }
+    if delivers { startDelivery() }
+  }
+
+  private func forEveryKey(_ event: (inout Machine, DriverInstant) -> PacingAction<Value>) {
+    let delivers = state.withLock { state -> Bool in
+      guard !state.isShutDown else { return false }
+      let now = scheduler.now
+      for key in Array(state.cores.keys) {
+        guard var core = state.cores.removeValue(forKey: key) else { continue }
+        let step = core.apply(event(&core.machine, now))
+        settle(key, core, step, &state)
+      }
+      followEarliest(&state)
+      return beginDelivery(&state)
+    }
+    if delivers { startDelivery() }
+  }
+
+  private func timerFired() {
+    let delivers = state.withLock { state -> Bool in
+      state.armedDeadline = nil
+      guard !state.isShutDown else { return false }
+      let now = scheduler.now
+      // Every key due now, earliest first; a key re-armed for now is not taken twice.
+      var due: [Key] = []
+      while let entry = state.deadlines.popFirst(dueAt: now.nanoseconds) { due.append(entry.key) }
+      for key in due {
+        guard var core = state.cores.removeValue(forKey: key) else { continue }
+        let step = core.timerFired(at: now)
+        settle(key, core, step, &state)
+      }
+      followEarliest(&state)
+      return beginDelivery(&state)
+    }
+    if delivers { startDelivery() }
+  }
+
+  private func makeCore(_ now: DriverInstant) -> DriverCore<Machine> {
+    var core = DriverCore(machine: makeMachine())
+    _ = core.apply(core.machine.started(at: now))
+    return core
+  }
+
+  /// Applies a core's step for `key`: its timer command to the heap, what it
+  /// emitted to the outbox; keeps the core, unless it can be dropped.
+  private func settle(_ key: Key, _ core: DriverCore<Machine>, _ step: DriverStep, _ state: inout State) {
+    var core = core
+    switch step.timer {
+    case .arm(let deadline)?: state.deadlines.arm(key, at: deadline.nanoseconds, payload: ())
+    case .disarm?: state.deadlines.disarm(key)
+    case nil: break
+    }
+    while let event = core.takeNext() {
+      if case .value(let value) = event { state.outbox.append((key, value)) }
+    }
+    if core.machine.isDiscardable, core.armedDeadline == nil, !core.hasPendingValue {
+      state.deadlines.disarm(key)
+      return  // Nothing of it is left: a new core for its next value behaves the same.
+    }
+    state.cores[key] = core
+  }
+
+  /// Arms the driver's one timer for the earliest key deadline, if that is
+  /// earlier than the one armed (a later one fires early and re-arms).
+  private func followEarliest(_ state: inout State) {
+    guard let earliest = state.deadlines.earliestDeadline.map(DriverInstant.init(nanoseconds:)) else { return }
+    if let armed = state.armedDeadline, armed <= earliest { return }
+    state.armedDeadline = earliest
+    scheduler.arm(TimerOwner(self), at: earliest, fire: Self.fire)
+  }
+
+  // MARK: Delivery
+
+  private func beginDelivery(_ state: inout State) -> Bool {
+    guard !state.outbox.isEmpty, !state.isDelivering else { return false }
+    state.isDelivering = true
+    scheduler.deliveryStarted()
+    return true
+  }
+
+  private func startDelivery() {
+    let storage = LockProtected(self)
+    Pace.startDelivery(of: self, isolation: nil, delivery: Self.deliverWithoutIsolation) { _ in
+      await storage.storage.deliver()
+    }
+  }
+
+  private static var deliverWithoutIsolation: TimerDelivery {
+    { owner in await unsafeDowncast(owner, to: KeyedPacerStorage.self).deliver() }
+  }
+
+  private func deliver() async {
+    while let (key, value) = state.withLock({ state -> (Key, Value)? in
+      guard !state.isShutDown, !state.outbox.isEmpty else {
+        state.isDelivering = false
+        return nil
+      }
+      return state.outbox.removeFirst()
+    }) {
+      handler(key, value)
+    }
+    scheduler.deliveryFinished()
+  }
+}

@@ -1,0 +1,179 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Pace open source project.
+// Licensed under Apache License v2.0. See LICENSE.txt for license information.
+//===----------------------------------------------------------------------===//
+
+import Pace
+@_spi(Tools) import PaceMarbles
+import PaceStageText
+import PaceTesting
+import Testing
+
+/// The keyed driver against one pacer per key, on one virtual clock: every
+/// key behaves as a pacer of its own, one key never delays or cancels
+/// another, and a key that goes idle leaves no state behind.
+@Suite(.timeLimit(.minutes(2))) struct KeyedPacerStorageTests {
+  typealias Machine = PacingPipeline<String, DriverInstant>
+
+  /// What came out, per key: each value with its frame.
+  final class Log: Sendable {
+    let clock: VirtualClock
+    private let state = LockedState<[Int: [String]]>([:])
+
+    init(clock: VirtualClock) {
+      self.clock = clock
+    }
+
+    func record(_ key: Int, _ value: String) {
+      let frame = clock.now.frame
+      state.withLock { $0[key, default: []].append("\(value)@\(frame)") }
+    }
+
+    var byKey: [Int: [String]] { state.withLock { $0 } }
+  }
+
+  /// Sends `events` (frame → key and value) through the keyed driver and
+  /// through one pacer per key, then lets every timer run out.
+  static func run(
+    _ stages: [PacingStage<String>], keys: Range<Int>, events: [Int: [(key: Int, value: String)]]
+  ) async -> (keyed: Log, separate: Log, liveKeys: Int) {
+    let clock = VirtualClock()
+    let (keyedLog, separateLog) = (Log(clock: clock), Log(clock: clock))
+    let keyed = KeyedPacerStorage<Int, Machine>(
+      makeMachine: { Machine(stages: stages, converting: DriverDuration.init) }, clock: clock
+    ) { key, value in keyedLog.record(key, value) }
+    let pacers = Dictionary(
+      uniqueKeysWithValues: keys.map { key in
+        (key, Pacer(Machine(stages: stages, converting: DriverDuration.init), clock: clock) { value in
+          separateLog.record(key, value)
+        })
+      })
+    await clock.settle()
+    let lastFrame = events.keys.max() ?? 0
+    var frame = 0
+    while frame <= lastFrame || clock.nextDeadline != nil {
+      clock.jump(to: .frame(frame))
+      for (key, value) in events[frame] ?? [] {
+        keyed.send(value, for: key)
+        pacers[key]!.send(value)
+      }
+      clock.fireDueTimers()
+      await clock.settle()
+      frame = frame < lastFrame ? frame + 1 : (clock.nextDeadline?.frame ?? frame + 1)
+    }
+    withExtendedLifetime(pacers) {}
+    return (keyedLog, separateLog, keyed.liveKeyCount)
+  }
+
+  /// Bursts on random keys, with idle gaps long enough for keys to go and
+  /// come back, and values that repeat (for distinct).
+  static func randomEvents(keys: Range<Int>, using generator: inout SeededGenerator) -> [Int: [(key: Int, value: String)]] {
+    var events: [Int: [(key: Int, value: String)]] = [:]
+    var frame = 0
+    for _ in 0..<Int.random(in: 3...5, using: &generator) {
+      for _ in 0..<Int.random(in: 20...60, using: &generator) {
+        for _ in 0..<Int.random(in: 0...3, using: &generator) {
+          let key = Int.random(in: keys, using: &generator)
+          events[frame, default: []].append((key, "v\(Int.random(in: 0...3, using: &generator))"))
+        }
+        frame += 1
+      }
+      frame += Int.random(in: 15...30, using: &generator)  // Quiet: keys settle, and go.
+    }
+    return events
+  }
+
+  @Test func everyKey_behavesAsAPacerOfItsOwn_forRandomPoliciesAndInterleavings() async throws {
+    var generator = SeededGenerator(seed: 0x4B45_5931)
+    for run in 0..<40 {
+      // Half the runs a lone debounce or throttle (their keys go when idle), half a random chain.
+      let chain: [StageConfiguration] =
+        run.isMultiple(of: 2)
+        ? [run.isMultiple(of: 4) ? PolicyPropertyTests.randomDebounce(using: &generator) : PolicyPropertyTests.randomThrottle(using: &generator)]
+        : DriverMarbleTests.randomChain(using: &generator)
+      let stages = try PacingStage<String>.parse(chain.flatMap(\.arguments), durations: .frames)
+      let keys = 0..<Int.random(in: 50...64, using: &generator)
+      let events = Self.randomEvents(keys: keys, using: &generator)
+      let (keyed, separate, liveKeys) = await Self.run(stages, keys: keys, events: events)
+      let description = chain.map(\.description).joined(separator: " ")
+      for key in keys {
+        #expect(keyed.byKey[key] ?? [] == separate.byKey[key] ?? [], "run \(run), \(description), key \(key)")
+      }
+      if run.isMultiple(of: 2) {
+        #expect(liveKeys == 0, "run \(run), \(description): \(liveKeys) keys kept after every key went idle")
+      }
+    }
+  }
+
+  @Test func oneKeysEndlessBurst_neverDelaysAnotherKey() async throws {
+    let stages = try PacingStage<String>.parse(["debounce", "3"], durations: .frames)
+    var events: [Int: [(key: Int, value: String)]] = [:]
+    for frame in 0..<100 { events[frame] = [(0, "hot")] }  // Key 0: a burst that never pauses.
+    events[10, default: []].append((1, "a"))
+    events[50, default: []].append((2, "b"))
+    let (keyed, _, _) = await Self.run(stages, keys: 0..<3, events: events)
+    #expect(keyed.byKey[1] == ["a@13"])
+    #expect(keyed.byKey[2] == ["b@53"])
+    #expect(keyed.byKey[0] == ["hot@102"])  // Its own burst ends when it pauses.
+  }
+
+  @Test func cancellingOneKey_dropsOnlyItsPendingValue_andIdleKeysLeaveNoState() async throws {
+    let clock = VirtualClock()
+    let log = Log(clock: clock)
+    let keyed = KeyedPacerStorage<Int, Machine>(
+      makeMachine: { Machine(stages: [.debounce(for: .frames(3))], converting: DriverDuration.init) }, clock: clock
+    ) { key, value in log.record(key, value) }
+    for key in 0..<1_000 { keyed.send("v\(key)", for: key) }
+    #expect(keyed.liveKeyCount == 1_000 && keyed.pendingCount == 1_000)
+    keyed.cancel(key: 7)
+    #expect(!keyed.isPending(key: 7) && keyed.isPending(key: 8))
+    clock.advance(to: .frame(3))
+    await clock.settle()
+    #expect(log.byKey.count == 999 && log.byKey[7] == nil)
+    #expect(keyed.liveKeyCount == 0)  // Every burst ended: nothing is kept.
+    #expect(clock.pendingTimerCount == 0)
+  }
+
+  @Test func eightSenders_onOverlappingKeys_whileAnotherCancelsFlushesAndMovesTheClock() async throws {
+    let clock = VirtualClock()
+    let delivered = LockedState<[Int: [Int]]>([:])
+    let keyed = KeyedPacerStorage<Int, Machine>(
+      makeMachine: { Machine(stages: [.throttle(for: .frames(2))], converting: DriverDuration.init) }, clock: clock
+    ) { key, value in
+      delivered.withLock { $0[key, default: []].append(Int(value)!) }
+    }
+    await withTaskGroup(of: Void.self) { group in
+      for sender in 0..<8 {
+        group.addTask {
+          for round in 0..<500 {
+            let key = (sender + round) % 32
+            keyed.send(String(round * 8 + sender), for: key)  // Per sender, values only grow.
+          }
+        }
+      }
+      group.addTask {
+        for round in 0..<200 {
+          if round.isMultiple(of: 3) { keyed.cancel(key: round % 32) } else { keyed.flush(key: round % 32) }
+          clock.advance(by: .frames(1))
+          await Task.yield()
+        }
+      }
+    }
+    keyed.flushAll()
+    while clock.nextDeadline != nil {
+      clock.advance(to: clock.nextDeadline!)
+      await clock.settle()
+    }
+    await clock.settle()
+    let byKey = delivered.withLock { $0 }
+    #expect(!byKey.isEmpty)
+    for (key, values) in byKey {
+      // One sender's values reach each key's handler in the order it sent them.
+      for sender in 0..<8 {
+        let mine = values.filter { $0 % 8 == sender }
+        #expect(mine == mine.sorted(), "key \(key), sender \(sender)")
+      }
+    }
+    #expect(keyed.liveKeyCount == 0)
+  }
+}

@@ -33,7 +33,10 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
 
   private let makeMachine: @Sendable () -> Machine
   private let scheduler: TimerScheduler
-  private let handler: @Sendable (Key, Value) -> Void
+  /// The handler, in the pacers' shapes (its isolation, an owner held weakly).
+  private let handler: PacerHandler<KeyedValue<Key, Value>>
+  /// Where a timer's emissions run the handler.
+  private let delivery: PacerDelivery
   private let state = LockedState(State())
 
   /// - Parameters:
@@ -41,11 +44,21 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   ///   - clock: The clock whose scheduler holds the driver's one timer.
   ///   - handler: Receives each key's values; it runs off the lock, one call
   ///     at a time, with no isolation (on Pace's delivery threads on Linux).
-  package init<C: Clock>(
+  package convenience init<C: Clock>(
     makeMachine: @escaping @Sendable () -> Machine, clock: C, handler: @escaping @Sendable (Key, Value) -> Void
+  ) where C.Duration == Duration {
+    self.init(
+      makeMachine: makeMachine, clock: clock, delivery: .separate,
+      handler: .isolated { (pair: KeyedValue<Key, Value>) in handler(pair.key, pair.value) })
+  }
+
+  init<C: Clock>(
+    makeMachine: @escaping @Sendable () -> Machine, clock: C, delivery: PacerDelivery,
+    handler: PacerHandler<KeyedValue<Key, Value>>
   ) where C.Duration == Duration {
     self.makeMachine = makeMachine
     self.scheduler = makeTimerScheduler(clock)
+    self.delivery = delivery
     self.handler = handler
   }
 
@@ -209,27 +222,42 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     return true
   }
 
+  /// Drains the outbox on the handler's isolation, one delivery at a time,
+  /// as a pacer's delivery does; when the owner is gone, the driver shuts down.
   private func startDelivery() {
+    guard let isolation = handler.isolation else {
+      state.withLock { $0.isDelivering = false }
+      shutDown()
+      scheduler.deliveryFinished()
+      return
+    }
     let storage = LockProtected(self)
-    Pace.startDelivery(of: self, isolation: nil, delivery: Self.deliverWithoutIsolation) { _ in
-      await storage.storage.deliver()
+    Pace.startDelivery(of: self, isolation: isolation, delivery: Self.deliverWithoutIsolation) { isolation in
+      await storage.storage.deliver(isolation: isolation)
     }
   }
 
   private static var deliverWithoutIsolation: TimerDelivery {
-    { owner in await unsafeDowncast(owner, to: KeyedPacerStorage.self).deliver() }
+    { owner in await unsafeDowncast(owner, to: KeyedPacerStorage.self).deliver(isolation: nil) }
   }
 
-  private func deliver() async {
-    while let (key, value) = state.withLock({ state -> (Key, Value)? in
+  private func deliver(isolation: isolated (any Actor)?) async {
+    while let next = state.withLock({ state -> KeyedValue<Key, Value>? in
       guard !state.isShutDown, !state.outbox.isEmpty else {
-        state.isDelivering = false
+        state.isDelivering = false  // Under the same lock a sender checks it: none is left behind.
         return nil
       }
-      return state.outbox.removeFirst()
+      let (key, value) = state.outbox.removeFirst()
+      return KeyedValue(key: key, value: value)
     }) {
-      handler(key, value)
+      if await !handler.call(next, isolation: isolation) { shutDown() }  // The owner is gone.
     }
     scheduler.deliveryFinished()
   }
+}
+
+/// A key and one of its values, as the handler of a keyed driver receives them.
+struct KeyedValue<Key: Sendable, Value: Sendable>: Sendable {
+  let key: Key
+  let value: Value
 }

@@ -9,10 +9,10 @@ import PaceStageText
 import PaceTesting
 import Testing
 
-/// The keyed driver against one pacer per key, on one virtual clock: every
-/// key behaves as a pacer of its own, one key never delays or cancels
-/// another, and a key that goes idle leaves no state behind.
-@Suite(.timeLimit(.minutes(2))) struct KeyedPacerStorageTests {
+/// Keyed pacers against one pacer per key, on one virtual clock: every key
+/// behaves as a pacer of its own, one key never delays or cancels another,
+/// and a key that goes idle leaves no state behind.
+@Suite(.timeLimit(.minutes(2))) struct KeyedPacerTests {
   typealias Machine = PacingPipeline<String, DriverInstant>
 
   /// What came out, per key: each value with its frame.
@@ -39,9 +39,9 @@ import Testing
   ) async -> (keyed: Log, separate: Log, liveKeys: Int) {
     let clock = VirtualClock()
     let (keyedLog, separateLog) = (Log(clock: clock), Log(clock: clock))
-    let keyed = KeyedPacerStorage<Int, Machine>(
-      makeMachine: { Machine(stages: stages, converting: DriverDuration.init) }, clock: clock
-    ) { key, value in keyedLog.record(key, value) }
+    let keyed = KeyedPacer(Machine(stages: stages, converting: DriverDuration.init), clock: clock) {
+      (key: Int, value: String) in keyedLog.record(key, value)
+    }
     let pacers = Dictionary(
       uniqueKeysWithValues: keys.map { key in
         (key, Pacer(Machine(stages: stages, converting: DriverDuration.init), clock: clock) { value in
@@ -61,7 +61,7 @@ import Testing
       await clock.settle()
       frame = frame < lastFrame ? frame + 1 : (clock.nextDeadline?.frame ?? frame + 1)
     }
-    withExtendedLifetime(pacers) {}
+    withExtendedLifetime((pacers, keyed)) {}
     return (keyedLog, separateLog, keyed.liveKeyCount)
   }
 
@@ -175,5 +175,79 @@ import Testing
       }
     }
     #expect(keyed.liveKeyCount == 0)
+  }
+
+  /// An actor that owns a keyed pacer, as the README's example.
+  actor Documents {
+    var saved: [Int: [String]] = [:]
+    lazy var saves = KeyedPacer(.debounce(for: .frames(3)), clock: clock, owner: self) {
+      (documents, id: Int, text: String) in documents.saved[id, default: []].append(text)
+    }
+    let clock: VirtualClock
+
+    init(clock: VirtualClock) {
+      self.clock = clock
+    }
+
+    func edited(_ text: String, in id: Int) { saves.send(text, for: id) }
+  }
+
+  @Test func anActorOwner_getsEachKeysValuesIsolated_andIsHeldWeakly() async {
+    let clock = VirtualClock()
+    var documents: Documents? = Documents(clock: clock)
+    for (id, text) in [(1, "a"), (2, "x"), (1, "ab"), (2, "xy")] { await documents!.edited(text, in: id) }
+    clock.advance(to: .frame(3))
+    await clock.settle()
+    #expect(await documents!.saved == [1: ["ab"], 2: ["xy"]])
+    await documents!.edited("abc", in: 1)
+    weak let released = documents
+    documents = nil
+    #expect(released == nil)  // The pacer holds its owner weakly: no cycle.
+    clock.advance(to: .frame(6))
+    await clock.settle()  // The pending value has no one to reach: nothing runs, nothing hangs.
+  }
+
+  @MainActor @Test func aMainActorOwner_getsItsValuesOnTheMainActor() async {
+    final class Inbox: Sendable {
+      @MainActor var read: [Int: Bool] = [:]
+    }
+    let clock = VirtualClock()
+    let inbox = Inbox()
+    let marks = KeyedPacer(.debounce(for: .frames(2)), clock: clock, owner: inbox) {
+      @MainActor (inbox: Inbox, thread: Int, isRead: Bool) in
+      MainActor.assertIsolated()
+      inbox.read[thread] = isRead
+    }
+    marks.send(true, for: 1)
+    marks.send(false, for: 1)
+    marks.send(true, for: 2)
+    #expect(marks.pendingCount == 2 && marks.isPending(key: 1))
+    clock.advance(to: .frame(2))
+    await clock.settle()
+    #expect(inbox.read == [1: false, 2: true])
+    #expect(marks.liveKeyCount == 0)
+  }
+
+  @Test func flushAll_deliversEveryPendingValueNow_andCancelAllDropsThem() async {
+    let clock = VirtualClock()
+    let log = Log(clock: clock)
+    let throttle = KeyedThrottler<Int, String>(.throttle(for: .frames(5), edges: .trailing), clock: clock) {
+      key, value in log.record(key, value)
+    }
+    let debounce = KeyedDebouncer<Int, String>(.debounce(for: .frames(5)), clock: clock) { key, value in
+      log.record(key + 100, value)
+    }
+    for key in 0..<3 {
+      throttle.send("t\(key)", for: key)
+      debounce.send("d\(key)", for: key)
+    }
+    debounce.flushAll()
+    throttle.cancelAll()
+    await clock.settle()
+    #expect(log.byKey == [100: ["d0@0"], 101: ["d1@0"], 102: ["d2@0"]])
+    clock.advance(to: .frame(5))
+    await clock.settle()
+    #expect(log.byKey.count == 3)  // The throttled values were cancelled.
+    #expect(debounce.liveKeyCount == 0 && throttle.liveKeyCount == 0)
   }
 }

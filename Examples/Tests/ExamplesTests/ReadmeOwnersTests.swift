@@ -117,3 +117,27 @@ func eventually(
     #expect(storage.written.isEmpty)
   }
 }
+
+// The README's keyed example, on the real clock.
+actor Notifier {
+  private lazy var alerts = KeyedPacer(.throttle(for: .seconds(600), edges: .leading), owner: self) {
+    (notifier, user: Int, alert: String) in notifier.deliver(alert, to: user)  // at most one per user per 10 minutes
+  }
+
+  func alert(_ alert: String, for user: Int) { alerts.send(alert, for: user) }
+  func deliver(_ alert: String, to user: Int) { delivered.yield("\(user): \(alert)") }
+
+  // For the test: what was delivered, as it happens.
+  let (deliveries, delivered) = AsyncStream<String>.makeStream()
+}
+
+@Suite struct ReadmeKeyedTests {
+  @Test func theNotifier_deliversOneAlertPerUser() async {
+    let notifier = Notifier()
+    for (user, alert) in [(1, "a"), (2, "b"), (1, "c"), (2, "d"), (3, "e")] { await notifier.alert(alert, for: user) }
+    var deliveries = notifier.deliveries.makeAsyncIterator()
+    var seen: Set<String> = []
+    for _ in 0..<3 { if let next = await deliveries.next() { seen.insert(next) } }
+    #expect(seen == ["1: a", "2: b", "3: e"])  // The first of each user's; the rest fall in the window.
+  }
+}

@@ -136,9 +136,17 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     let delivers = state.withLock { state -> Bool in
       guard !state.isShutDown else { return false }
       let now = scheduler.now
-      guard var core = state.cores.removeValue(forKey: key) ?? (creating ? makeCore(now) : nil) else { return false }
-      let step = core.apply(event(&core.machine, now))
-      settle(key, core, step, &state)
+      if let index = state.cores.index(forKey: key) {
+        // A live key: its core changes in place (no removal and insertion per event).
+        let step = state.cores.values[index].apply(event(&state.cores.values[index].machine, now))
+        if settle(key, &state.cores.values[index], step, &state.deadlines, &state.outbox) { state.cores.remove(at: index) }
+      } else if creating {
+        var core = makeCore(now)
+        let step = core.apply(event(&core.machine, now))
+        if !settle(key, &core, step, &state.deadlines, &state.outbox) { state.cores[key] = core }
+      } else {
+        return false
+      }
       followEarliest(&state)
       return beginDelivery(&state)
     }
@@ -150,9 +158,9 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
       guard !state.isShutDown else { return false }
       let now = scheduler.now
       for key in Array(state.cores.keys) {
-        guard var core = state.cores.removeValue(forKey: key) else { continue }
-        let step = core.apply(event(&core.machine, now))
-        settle(key, core, step, &state)
+        guard let index = state.cores.index(forKey: key) else { continue }
+        let step = state.cores.values[index].apply(event(&state.cores.values[index].machine, now))
+        if settle(key, &state.cores.values[index], step, &state.deadlines, &state.outbox) { state.cores.remove(at: index) }
       }
       followEarliest(&state)
       return beginDelivery(&state)
@@ -169,9 +177,9 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
       var due: [Key] = []
       while let entry = state.deadlines.popFirst(dueAt: now.nanoseconds) { due.append(entry.key) }
       for key in due {
-        guard var core = state.cores.removeValue(forKey: key) else { continue }
-        let step = core.timerFired(at: now)
-        settle(key, core, step, &state)
+        guard let index = state.cores.index(forKey: key) else { continue }
+        let step = state.cores.values[index].timerFired(at: now)
+        if settle(key, &state.cores.values[index], step, &state.deadlines, &state.outbox) { state.cores.remove(at: index) }
       }
       followEarliest(&state)
       return beginDelivery(&state)
@@ -186,22 +194,22 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   }
 
   /// Applies a core's step for `key`: its timer command to the heap, what it
-  /// emitted to the outbox; keeps the core, unless it can be dropped.
-  private func settle(_ key: Key, _ core: DriverCore<Machine>, _ step: DriverStep, _ state: inout State) {
-    var core = core
+  /// emitted to the outbox; returns whether the key can be dropped now.
+  private func settle(
+    _ key: Key, _ core: inout DriverCore<Machine>, _ step: DriverStep,
+    _ deadlines: inout TimerHeap<Key, Void>, _ outbox: inout [(key: Key, value: Value)]
+  ) -> Bool {
     switch step.timer {
-    case .arm(let deadline)?: state.deadlines.arm(key, at: deadline.nanoseconds, payload: ())
-    case .disarm?: state.deadlines.disarm(key)
+    case .arm(let deadline)?: deadlines.arm(key, at: deadline.nanoseconds, payload: ())
+    case .disarm?: deadlines.disarm(key)
     case nil: break
     }
     while let event = core.takeNext() {
-      if case .value(let value) = event { state.outbox.append((key, value)) }
+      if case .value(let value) = event { outbox.append((key, value)) }
     }
-    if core.machine.isDiscardable, core.armedDeadline == nil, !core.hasPendingValue {
-      state.deadlines.disarm(key)
-      return  // Nothing of it is left: a new core for its next value behaves the same.
-    }
-    state.cores[key] = core
+    guard core.machine.isDiscardable, core.armedDeadline == nil, !core.hasPendingValue else { return false }
+    deadlines.disarm(key)
+    return true  // Nothing of it is left: a new core for its next value behaves the same.
   }
 
   /// Arms the driver's one timer for the earliest key deadline, if that is

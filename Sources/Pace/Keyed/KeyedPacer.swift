@@ -33,7 +33,7 @@ public final class KeyedPacer<Key: Hashable & Sendable, Machine: PacingStateMach
 where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   public typealias Value = Machine.Value
 
-  let storage: KeyedPacerStorage<Key, Machine>
+  @usableFromInline let storage: KeyedPacerStorage<Key, Machine>
 
   init<C: Clock>(machine: Machine, clock: C, delivery: PacerDelivery, handler: PacerHandler<KeyedValue<Key, Value>>)
   where C.Duration == Duration {
@@ -133,6 +133,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   }
 
   /// Hands `value` to `key`'s policy. Never waits for the handler.
+  @inlinable
   public func send(_ value: Value, for key: Key) {
     storage.send(value, for: key)
   }

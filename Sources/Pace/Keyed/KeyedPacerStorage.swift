@@ -17,27 +17,32 @@
 /// cannot change any output.
 ///
 /// Package API for now: the public keyed pacers are built on it.
+@usableFromInline
 package final class KeyedPacerStorage<Key: Hashable & Sendable, Machine: PacingStateMachine & Sendable>: Sendable
 where Machine.Instant == DriverInstant, Machine.Value: Sendable {
-  package typealias Value = Machine.Value
+  @usableFromInline package typealias Value = Machine.Value
 
+  @usableFromInline
   struct State {
-    var cores: [Key: DriverCore<Machine>] = [:]
-    var deadlines = TimerHeap<Key, Void>()
+    @usableFromInline var cores: [Key: DriverCore<Machine>] = [:]
+    @usableFromInline var deadlines = TimerHeap<Key, Void>()
     /// The deadline the scheduler holds this driver's one timer for.
-    var armedDeadline: DriverInstant?
-    var outbox: [(key: Key, value: Value)] = []
-    var isDelivering = false
-    var isShutDown = false
+    @usableFromInline var armedDeadline: DriverInstant?
+    @usableFromInline var outbox: [(key: Key, value: Value)] = []
+    @usableFromInline var isDelivering = false
+    @usableFromInline var isShutDown = false
+
+    @inlinable
+    init() {}
   }
 
-  private let makeMachine: @Sendable () -> Machine
-  private let scheduler: TimerScheduler
+  @usableFromInline let makeMachine: @Sendable () -> Machine
+  @usableFromInline let scheduler: TimerScheduler
   /// The handler, in the pacers' shapes (its isolation, an owner held weakly).
-  private let handler: PacerHandler<KeyedValue<Key, Value>>
+  @usableFromInline let handler: PacerHandler<KeyedValue<Key, Value>>
   /// Where a timer's emissions run the handler.
-  private let delivery: PacerDelivery
-  private let state = LockedState(State())
+  @usableFromInline let delivery: PacerDelivery
+  @usableFromInline let state = LockedState(State())
 
   /// - Parameters:
   ///   - makeMachine: Makes the policy of a key that has none.
@@ -66,7 +71,8 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     if state.withLock({ $0.armedDeadline }) != nil { scheduler.disarm(ObjectIdentifier(self)) }
   }
 
-  private static var fire: TimerCallback {
+  @usableFromInline
+  static var fire: TimerCallback {
     { owner, _ in
       unsafeDowncast(owner, to: KeyedPacerStorage.self).timerFired()
       return nil
@@ -91,6 +97,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     }
   }
 
+  @inlinable
   package func send(_ value: Value, for key: Key) {
     perform(key, creating: true) { machine, now in machine.valueReceived(value, at: now) }
   }
@@ -130,7 +137,8 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
 
   // MARK: Events
 
-  private func perform(
+  @inlinable
+  func perform(
     _ key: Key, creating: Bool, _ event: (inout Machine, DriverInstant) -> PacingAction<Value>
   ) {
     let delivers = state.withLock { state -> Bool in
@@ -168,7 +176,8 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     if delivers { startDelivery() }
   }
 
-  private func timerFired() {
+  @usableFromInline
+  func timerFired() {
     let delivers = state.withLock { state -> Bool in
       state.armedDeadline = nil
       guard !state.isShutDown else { return false }
@@ -187,7 +196,8 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     if delivers { startDelivery() }
   }
 
-  private func makeCore(_ now: DriverInstant) -> DriverCore<Machine> {
+  @inlinable
+  func makeCore(_ now: DriverInstant) -> DriverCore<Machine> {
     var core = DriverCore(machine: makeMachine())
     _ = core.apply(core.machine.started(at: now))
     return core
@@ -195,7 +205,8 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
 
   /// Applies a core's step for `key`: its timer command to the heap, what it
   /// emitted to the outbox; returns whether the key can be dropped now.
-  private func settle(
+  @inlinable
+  func settle(
     _ key: Key, _ core: inout DriverCore<Machine>, _ step: DriverStep,
     _ deadlines: inout TimerHeap<Key, Void>, _ outbox: inout [(key: Key, value: Value)]
   ) -> Bool {
@@ -214,7 +225,8 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
 
   /// Arms the driver's one timer for the earliest key deadline, if that is
   /// earlier than the one armed (a later one fires early and re-arms).
-  private func followEarliest(_ state: inout State) {
+  @inlinable
+  func followEarliest(_ state: inout State) {
     guard let earliest = state.deadlines.earliestDeadline.map(DriverInstant.init(nanoseconds:)) else { return }
     if let armed = state.armedDeadline, armed <= earliest { return }
     state.armedDeadline = earliest
@@ -223,7 +235,8 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
 
   // MARK: Delivery
 
-  private func beginDelivery(_ state: inout State) -> Bool {
+  @inlinable
+  func beginDelivery(_ state: inout State) -> Bool {
     guard !state.outbox.isEmpty, !state.isDelivering else { return false }
     state.isDelivering = true
     scheduler.deliveryStarted()
@@ -232,7 +245,8 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
 
   /// Drains the outbox on the handler's isolation, one delivery at a time,
   /// as a pacer's delivery does; when the owner is gone, the driver shuts down.
-  private func startDelivery() {
+  @usableFromInline
+  func startDelivery() {
     guard let isolation = handler.isolation else {
       state.withLock { $0.isDelivering = false }
       shutDown()
@@ -265,7 +279,14 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
 }
 
 /// A key and one of its values, as the handler of a keyed driver receives them.
+@usableFromInline
 struct KeyedValue<Key: Sendable, Value: Sendable>: Sendable {
-  let key: Key
-  let value: Value
+  @usableFromInline let key: Key
+  @usableFromInline let value: Value
+
+  @inlinable
+  init(key: Key, value: Value) {
+    self.key = key
+    self.value = value
+  }
 }

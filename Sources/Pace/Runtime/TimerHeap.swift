@@ -15,26 +15,38 @@
 ///     heap.arm("a", at: 30, payload: 1)
 ///     heap.arm("b", at: 10, payload: 2)
 ///     heap.popFirst(dueAt: 20)?.key  // "b"
+@usableFromInline
 package struct TimerHeap<Key: Hashable, Payload> {
+  @usableFromInline
   package struct Entry {
-    package var deadline: Int64
-    package var key: Key
+    @usableFromInline package var deadline: Int64
+    @usableFromInline package var key: Key
     /// What the timer carries (for a driver: itself, kept alive while armed, and its callback).
-    package var payload: Payload
+    @usableFromInline package var payload: Payload
+
+    @inlinable
+    package init(deadline: Int64, key: Key, payload: Payload) {
+      self.deadline = deadline
+      self.key = key
+      self.payload = payload
+    }
   }
 
   /// The capacity an empty heap keeps; beyond it, emptying frees the storage.
+  @inlinable
   package static var retainedCapacity: Int { 256 }
 
   /// The heap: every entry's deadline is at or before its children's.
-  package private(set) var entries: [Entry] = []
+  @usableFromInline package private(set) var entries: [Entry] = []
   /// Where each key's entry is in `entries`.
-  private var positions: [Key: Int] = [:]
+  @usableFromInline var positions: [Key: Int] = [:]
 
   /// An empty heap.
+  @inlinable
   package init() {}
 
   /// The earliest deadline, or `nil` when no timer is armed.
+  @inlinable
   package var earliestDeadline: Int64? { entries.first?.deadline }
 
   /// The number of armed timers.
@@ -48,7 +60,7 @@ package struct TimerHeap<Key: Hashable, Payload> {
   /// Arms `key`'s timer for `deadline`, or moves it there (with its new
   /// payload) if it is armed; returns the payload it replaced, so that the
   /// caller can release it outside its lock.
-  @discardableResult
+  @inlinable @discardableResult
   package mutating func arm(_ key: Key, at deadline: Int64, payload: Payload) -> Payload? {
     if let position = positions[key] {
       let earlier = deadline < entries[position].deadline
@@ -66,13 +78,14 @@ package struct TimerHeap<Key: Hashable, Payload> {
 
   /// Disarms `key`'s timer; returns its entry if it had one, so that the
   /// caller can release its payload outside its lock.
-  @discardableResult
+  @inlinable @discardableResult
   package mutating func disarm(_ key: Key) -> Entry? {
     guard let position = positions.removeValue(forKey: key) else { return nil }
     return removeEntry(at: position)
   }
 
   /// Takes out the earliest entry if its deadline is at or before `now`.
+  @inlinable
   package mutating func popFirst(dueAt now: Int64) -> Entry? {
     guard let first = entries.first, first.deadline <= now else { return nil }
     positions[first.key] = nil
@@ -80,7 +93,8 @@ package struct TimerHeap<Key: Hashable, Payload> {
   }
 
   /// Removes the entry at `position` (whose key is already out of `positions`).
-  private mutating func removeEntry(at position: Int) -> Entry {
+  @inlinable
+  mutating func removeEntry(at position: Int) -> Entry {
     let last = entries.count - 1
     if position != last {
       entries.swapAt(position, last)
@@ -98,7 +112,8 @@ package struct TimerHeap<Key: Hashable, Payload> {
     return removed
   }
 
-  private mutating func siftUp(from start: Int) {
+  @inlinable
+  mutating func siftUp(from start: Int) {
     var child = start
     while child > 0 {
       let parent = (child - 1) / 2
@@ -108,7 +123,8 @@ package struct TimerHeap<Key: Hashable, Payload> {
     }
   }
 
-  private mutating func siftDown(from start: Int) {
+  @inlinable
+  mutating func siftDown(from start: Int) {
     var parent = start
     while true {
       let left = 2 * parent + 1
@@ -121,7 +137,8 @@ package struct TimerHeap<Key: Hashable, Payload> {
     }
   }
 
-  private mutating func swapEntries(_ first: Int, _ second: Int) {
+  @inlinable
+  mutating func swapEntries(_ first: Int, _ second: Int) {
     entries.swapAt(first, second)
     positions[entries[first].key] = first
     positions[entries[second].key] = second

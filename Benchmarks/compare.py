@@ -42,6 +42,11 @@ def load(folder):
     return results
 
 
+def held(group):
+    """How many objects a memory benchmark holds: 100,000 pacers, or 1,000,000 keys."""
+    return 1_000_000 if group.startswith("keyed memory") else 100_000
+
+
 def fmt(value, unit=""):
     if value is None:
         return "-"
@@ -116,11 +121,11 @@ def main():
                 metric = next(iter(metrics))
                 unit = " ns" if metric.endswith("(ns)") else " µs"
             p50, p99, pmax = p(group, contender, metric), p(group, contender, metric, 99), p(group, contender, metric, 100)
-            if metric == "memoryLeakedBytes":  # bytes held by 100,000 pacers: per pacer
-                p50, p99, pmax = (None if v is None else v / 100_000 for v in (p50, p99, pmax))
+            if metric == "memoryLeakedBytes":  # bytes held by 100,000 pacers (1,000,000 keys): per one
+                p50, p99, pmax = (None if v is None else v / held(group) for v in (p50, p99, pmax))
             mallocs = p(group, contender, "mallocCountTotal")
             if metric == "memoryLeakedBytes" and mallocs is not None:
-                mallocs /= 100_000
+                mallocs /= held(group)
             ratio = ""
             if pace and contender != pace and p50 and p(group, pace, metric):
                 ratio = f"{p(group, contender, metric) / p(group, pace, metric):.1f}×"
@@ -208,6 +213,21 @@ def main():
     if pending is not None and work_item:
         check("memory: pending pacers ≤ half the DispatchWorkItem pattern's", pending <= work_item / 2,
               f"{fmt(pending, ' B')} vs {fmt(work_item, ' B')}")
+
+    # Keyed pacing (issue 18): 1,000,000 live keys, each with a pending value.
+    for group, limit, label in [("keyed memory Int", 120, "Int keys"), ("keyed memory String", 150, "String keys of up to 15 bytes")]:
+        bytes_held = p(group, "Pace KeyedDebouncer", "memoryLeakedBytes")
+        if bytes_held is not None:
+            per_key = bytes_held / held(group)
+            check(f"keyed: memory per key ≤ {limit} B, {label}", per_key <= limit, f"{fmt(per_key, ' B')}")
+    keyed_random = p("keyed send random", "Pace KeyedDebouncer", "wallClock")
+    dictionary = p("keyed send random", "dictionary lookup + write", "wallClock")
+    if keyed_random is not None and dictionary:
+        check("keyed: send to random live keys ≤ 2× a dictionary lookup + write", keyed_random <= 2 * dictionary,
+              f"{fmt(keyed_random, ' ns')} vs {fmt(dictionary, ' ns')} ({keyed_random / dictionary:.1f}×)")
+    hot = p("keyed send hot", "Pace KeyedDebouncer", "wallClock")
+    if hot is not None:
+        check("keyed: send to 10,000 hot keys among 1M, median ≤ 100 ns", hot <= 100, f"{fmt(hot, ' ns')}")
 
     print("Targets")
     for status, label, detail in checks:

@@ -182,6 +182,7 @@ let benchmarks: @Sendable () -> Void = {
 
   registerMapLatestBenchmarks()  // mapLatest per element, against AsyncAlgorithms' flatMapLatest (its own file)
   registerTaskCoordinationBenchmarks()  // LatestTask and SingleFlight per call, against the hand-rolled ways
+  registerKeyedBenchmarks()  // keyed pacing at 1M live keys: memory per key, send to random and hot keys
 
   // MARK: Fire latency: how late the trailing call comes after its deadline
 

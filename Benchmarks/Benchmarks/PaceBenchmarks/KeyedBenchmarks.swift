@@ -1,0 +1,90 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Pace open source project.
+// Licensed under Apache License v2.0. See LICENSE.txt for license information.
+//===----------------------------------------------------------------------===//
+
+import Benchmark
+import Pace
+
+/// Keyed pacing at a million live keys, each with a pending value: memory
+/// per key, and `send` to random and to hot keys beside a bare dictionary
+/// lookup and write over the same keys.
+func registerKeyedBenchmarks() {
+  let liveKeys = 1_000_000
+  let hotKeys = 10_000
+
+  // MARK: Memory per key (compare divides by 1,000,000)
+
+  let memory = Benchmark.Configuration(
+    metrics: [.memoryLeakedBytes, .mallocCountTotal], timeUnits: .nanoseconds,
+    units: [.memoryLeakedBytes: .count, .mallocCountTotal: .count], warmupIterations: 0,
+    scalingFactor: .one, maxDuration: .seconds(60), maxIterations: 2)
+
+  Benchmark("keyed memory Int | Pace KeyedDebouncer", configuration: memory) { benchmark in
+    benchmark.startMeasurement()
+    let keyed = KeyedDebouncer<Int, Int>(.debounce(for: .seconds(600))) { _, _ in }
+    for key in 0..<liveKeys { keyed.send(key, for: key) }
+    benchmark.stopMeasurement()
+    withExtendedLifetime(keyed) {}
+  }
+
+  Benchmark("keyed memory String | Pace KeyedDebouncer", configuration: memory) { benchmark in
+    let keys = (0..<liveKeys).map { "document-\($0)" }  // At most 15 bytes: stored inline.
+    benchmark.startMeasurement()
+    let keyed = KeyedDebouncer<String, Int>(.debounce(for: .seconds(600))) { _, _ in }
+    for (value, key) in keys.enumerated() { keyed.send(value, for: key) }
+    benchmark.stopMeasurement()
+    withExtendedLifetime(keyed) {}
+  }
+
+  // MARK: Send to live keys
+
+  let send = Benchmark.Configuration(
+    metrics: [.wallClock, .mallocCountTotal], timeUnits: .nanoseconds, warmupIterations: 1,
+    scalingFactor: .kilo, maxDuration: .seconds(10), maxIterations: 200)
+
+  /// Random keys among the live ones, chosen once: the same for every contender.
+  let randomKeys: [Int] = {
+    var generator = SystemRandomNumberGenerator()
+    return (0..<1_000_000).map { _ in Int.random(in: 0..<liveKeys, using: &generator) }
+  }()
+
+  Benchmark("keyed send random | Pace KeyedDebouncer", configuration: send) { benchmark in
+    let keyed = KeyedDebouncer<Int, Int>(.debounce(for: .seconds(600))) { _, _ in }
+    for key in 0..<liveKeys { keyed.send(key, for: key) }
+    var next = 0
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations {
+      keyed.send(next, for: randomKeys[next % randomKeys.count])
+      next &+= 1
+    }
+    benchmark.stopMeasurement()
+    withExtendedLifetime(keyed) {}
+  }
+
+  Benchmark("keyed send random | dictionary lookup + write", configuration: send) { benchmark in
+    var values = [Int: Int](minimumCapacity: liveKeys)
+    for key in 0..<liveKeys { values[key] = key }
+    var next = 0
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations {
+      values[randomKeys[next % randomKeys.count]] = next
+      next &+= 1
+    }
+    benchmark.stopMeasurement()
+    blackHole(values.count)
+  }
+
+  Benchmark("keyed send hot | Pace KeyedDebouncer", configuration: send) { benchmark in
+    let keyed = KeyedDebouncer<Int, Int>(.debounce(for: .seconds(600))) { _, _ in }
+    for key in 0..<liveKeys { keyed.send(key, for: key) }
+    var next = 0
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations {
+      keyed.send(next, for: randomKeys[next % randomKeys.count] % hotKeys)
+      next &+= 1
+    }
+    benchmark.stopMeasurement()
+    withExtendedLifetime(keyed) {}
+  }
+}

@@ -173,6 +173,11 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   package var liveKeyCount: Int {
     storage.liveKeyCount
   }
+
+  /// The room the storage holds for keys; for tests, not API.
+  package var capacity: (cores: Int, deadlines: Int) {
+    storage.capacity
+  }
 }
 
 /// A keyed debounce: each key's values settle on their own

@@ -85,6 +85,12 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     state.withLock { $0.cores.count }
   }
 
+  /// How many keys the storage has room for without growing: its per-key
+  /// table and its timer heap. For the churn test: it follows the live keys.
+  package var capacity: (cores: Int, deadlines: Int) {
+    state.withLock { ($0.cores.capacity, $0.deadlines.entries.capacity) }
+  }
+
   /// The number of keys whose policy holds a value back.
   package var pendingCount: Int {
     state.withLock { state in state.cores.values.count { $0.hasPendingValue } }

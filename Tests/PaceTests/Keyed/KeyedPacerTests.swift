@@ -250,4 +250,28 @@ import Testing
     #expect(log.byKey.count == 3)  // The throttled values were cancelled.
     #expect(debounce.liveKeyCount == 0 && throttle.liveKeyCount == 0)
   }
+
+  /// 200,000 distinct keys over time, at most 2,000 live at once, and no
+  /// sweep: the state follows the live keys, never every key ever seen.
+  /// (Sized for a debug build under ThreadSanitizer; issue 18's 10 million
+  /// belong in a release-mode benchmark.)
+  @Test func manyKeysOverTime_fewLiveAtOnce_leaveStateForTheLiveOnly() async {
+    let clock = VirtualClock()
+    let delivered = LockedState(0)
+    let keyed = KeyedDebouncer<Int, Int>(.debounce(for: .frames(1)), clock: clock) { _, _ in
+      delivered.withLock { $0 += 1 }
+    }
+    let (total, live) = (200_000, 2_000)
+    var largest = (cores: 0, deadlines: 0)
+    for batch in 0..<(total / live) {
+      for key in (batch * live)..<((batch + 1) * live) { keyed.send(key, for: key) }
+      largest = (max(largest.cores, keyed.capacity.cores), max(largest.deadlines, keyed.capacity.deadlines))
+      clock.advance(by: .frames(1))  // The batch's bursts end: its keys fire, and go.
+      await clock.settle()
+      #expect(keyed.liveKeyCount == 0, "batch \(batch)")
+    }
+    #expect(delivered.withLock { $0 } == total)
+    // Room for one batch of live keys (a table grows to twice what it holds), not for a million.
+    #expect(largest.cores <= 4 * live && largest.deadlines <= 4 * live, "\(largest)")
+  }
 }

@@ -14,12 +14,18 @@ package final class AsyncHandlerRunner<Value: Sendable>: Sendable {
   /// Calls the handler; false when its owner is gone, which ends the runner.
   package typealias Call = @Sendable (Value) async -> Bool
 
-  private let call: Call
   private let state: LockedState<WorkRunner<Value, Void>>
+  /// What one request runs: the handler call, and the end of the runner
+  /// when its owner is gone. Made once, so that a request allocates no
+  /// closure of its own.
+  private let work: @Sendable (Value) async throws -> Void
 
   package init(onBusy: OnBusy, call: @escaping Call) {
-    self.call = call
-    state = LockedState(WorkRunner(onBusy: onBusy))
+    let state = LockedState(WorkRunner<Value, Void>(onBusy: onBusy))
+    self.state = state
+    work = { value in
+      if await !call(value) { Self.shutDown(state) }
+    }
   }
 
   /// Whether a handler call runs.
@@ -34,19 +40,18 @@ package final class AsyncHandlerRunner<Value: Sendable>: Sendable {
 
   /// The pacer emitted `value`: it runs, waits or is dropped, as the on-busy policy says.
   package func requested(_ value: Value) {
-    perform(state.withLock { $0.requested(value) })
+    // Not on this thread: a value is handed in on the timer's thread, which must not run the handler.
+    state.perform(state.withLock { $0.requested(value) }, in: \.self, immediately: false, work: work)
   }
 
   /// The pacer is gone: the running call is cancelled, the waiting one dropped, later ones never run.
   func shutDown() {
-    perform(state.withLock { $0.cancelAll(shutDown: true) })
+    Self.shutDown(state)
   }
 
-  private func perform(_ effects: WorkRunner<Value, Void>.Effects) {
-    // Not on this thread: a value is handed in on the timer's thread, which must not run the handler.
-    state.perform(effects, in: \.self, immediately: false) { [call, weak self] value in
-      if await !call(value) { self?.shutDown() }
-    }
+  private static func shutDown(_ state: LockedState<WorkRunner<Value, Void>>) {
+    // Nothing starts after a shut down: the work is never called.
+    state.perform(state.withLock { $0.cancelAll(shutDown: true) }, in: \.self, immediately: false) { _ in }
   }
 }
 

@@ -38,7 +38,7 @@ struct DriverCore<Machine: PacingStateMachine> where Machine.Instant == DriverIn
   /// Emitted and not yet delivered, oldest first.
   @usableFromInline var outbox: [PacingEvent<Value>] = []
   /// The deadline the shell holds a timer for, if any.
-  @usableFromInline var armedDeadline: DriverInstant?
+  @usableFromInline var armed = ArmedDeadline()
   /// Whether the policy has emitted its finish or failure (it is in the outbox
   /// or was delivered).
   @usableFromInline var isTerminated = false
@@ -69,10 +69,7 @@ struct DriverCore<Machine: PacingStateMachine> where Machine.Instant == DriverIn
   /// Arms, moves or disarms the timer for the policy's deadline.
   @inlinable
   mutating func followDeadline() -> TimerCommand? {
-    guard !isShutDown, let deadline = machine.deadline else { return disarm() }
-    if let armed = armedDeadline, armed <= deadline { return nil }  // It fires early, then re-arms.
-    armedDeadline = deadline
-    return .arm(at: deadline)
+    armed.follow(isShutDown ? nil : machine.deadline)
   }
 
   /// The armed timer fired at `now` (or one that was moved, or let go, did):
@@ -85,7 +82,7 @@ struct DriverCore<Machine: PacingStateMachine> where Machine.Instant == DriverIn
   /// runner applies the same rule.
   @inlinable
   mutating func timerFired(at now: DriverInstant) -> DriverStep {
-    armedDeadline = nil
+    armed.fired()
     let before = machine.deadline
     let action = machine.timerFired(at: now)
     if action.isEmpty, let deadline = machine.deadline, deadline == before, deadline <= now {
@@ -97,9 +94,7 @@ struct DriverCore<Machine: PacingStateMachine> where Machine.Instant == DriverIn
   /// Lets the timer go, if one is armed.
   @inlinable
   mutating func disarm() -> TimerCommand? {
-    guard armedDeadline != nil else { return nil }
-    armedDeadline = nil
-    return .disarm
+    armed.disarm()
   }
 
   /// The driver is gone or cancelled: nothing more is armed or delivered.

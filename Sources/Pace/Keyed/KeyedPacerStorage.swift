@@ -26,9 +26,14 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   struct State {
     @usableFromInline var cores: [Key: DriverCore<Machine>] = [:]
     @usableFromInline var deadlines = TimerHeap<Key, Void>()
-    /// The deadline the scheduler holds this driver's one timer for.
-    @usableFromInline var armedDeadline: DriverInstant?
+    /// The driver's one timer, which follows the earliest key deadline.
+    @usableFromInline var armed = ArmedDeadline()
+    /// Emitted and not yet delivered, oldest first from `outboxHead`: taking
+    /// one moves the head, so a million values due at once drain in linear time.
     @usableFromInline var outbox: [(key: Key, value: Value)] = []
+    @usableFromInline var outboxHead = 0
+    /// The keys due at a firing; kept, so that a firing allocates nothing.
+    @usableFromInline var due: [Key] = []
     @usableFromInline var isDelivering = false
     @usableFromInline var isShutDown = false
 
@@ -68,15 +73,12 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   }
 
   deinit {
-    if state.withLock({ $0.armedDeadline }) != nil { scheduler.disarm(ObjectIdentifier(self)) }
+    if state.withLock({ $0.armed.deadline }) != nil { scheduler.disarm(ObjectIdentifier(self)) }
   }
 
   @usableFromInline
   static var fire: TimerCallback {
-    { owner, _ in
-      unsafeDowncast(owner, to: KeyedPacerStorage.self).timerFired()
-      return nil
-    }
+    { owner, onTimerThread in unsafeDowncast(owner, to: KeyedPacerStorage.self).timerFired(onTimerThread: onTimerThread) }
   }
 
   /// The number of keys with state: a pending value, an open window, or a
@@ -99,7 +101,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   /// Whether `key`'s policy holds a value back, or one waits for the handler.
   package func isPending(key: Key) -> Bool {
     state.withLock { state in
-      state.cores[key]?.hasPendingValue == true || state.outbox.contains { $0.key == key }
+      state.cores[key]?.hasPendingValue == true || state.outbox[state.outboxHead...].contains { $0.key == key }
     }
   }
 
@@ -134,9 +136,8 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
       state.isShutDown = true
       state.cores = [:]
       state.deadlines = TimerHeap()
-      state.outbox = []
-      defer { state.armedDeadline = nil }
-      return state.armedDeadline != nil
+      (state.outbox, state.outboxHead) = ([], 0)
+      return state.armed.disarm() != nil
     }
     if wasArmed { scheduler.disarm(ObjectIdentifier(self)) }
   }
@@ -182,24 +183,30 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     if delivers { startDelivery() }
   }
 
+  /// The driver's timer fired: every key due now fires, earliest first.
+  /// With inline delivery and a handler with no isolation, the timer's thread
+  /// delivers at once, as a pacer's does.
   @usableFromInline
-  func timerFired() {
+  func timerFired(onTimerThread: Bool) -> TimerDelivery? {
     let delivers = state.withLock { state -> Bool in
-      state.armedDeadline = nil
+      state.armed.fired()
       guard !state.isShutDown else { return false }
       let now = scheduler.now
-      // Every key due now, earliest first; a key re-armed for now is not taken twice.
-      var due: [Key] = []
-      while let entry = state.deadlines.popFirst(dueAt: now.nanoseconds) { due.append(entry.key) }
-      for key in due {
+      // Taken out first: a key re-armed for now is not taken twice in one firing.
+      while let entry = state.deadlines.popFirst(dueAt: now.nanoseconds) { state.due.append(entry.key) }
+      for key in state.due {
         guard let index = state.cores.index(forKey: key) else { continue }
         let step = state.cores.values[index].timerFired(at: now)
         if settle(key, &state.cores.values[index], step, &state.deadlines, &state.outbox) { state.cores.remove(at: index) }
       }
+      state.due.removeAll(keepingCapacity: state.due.capacity <= TimerHeap<Key, Void>.retainedCapacity)
       followEarliest(&state)
       return beginDelivery(&state)
     }
-    if delivers { startDelivery() }
+    guard delivers else { return nil }
+    if onTimerThread, delivery == .inline, case .some(nil) = handler.isolation { return Self.deliverWithoutIsolation }
+    startDelivery()
+    return nil
   }
 
   @inlinable
@@ -224,26 +231,24 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     while let event = core.takeNext() {
       if case .value(let value) = event { outbox.append((key, value)) }
     }
-    guard core.machine.isDiscardable, core.armedDeadline == nil, !core.hasPendingValue else { return false }
+    guard core.machine.isDiscardable, core.armed.deadline == nil, !core.hasPendingValue else { return false }
     deadlines.disarm(key)
     return true  // Nothing of it is left: a new core for its next value behaves the same.
   }
 
-  /// Arms the driver's one timer for the earliest key deadline, if that is
-  /// earlier than the one armed (a later one fires early and re-arms).
+  /// Arms the driver's one timer for the earliest key deadline, by the rule
+  /// every driver follows (``ArmedDeadline``); disarms it when no key waits.
   @inlinable
   func followEarliest(_ state: inout State) {
-    guard let earliest = state.deadlines.earliestDeadline.map(DriverInstant.init(nanoseconds:)) else { return }
-    if let armed = state.armedDeadline, armed <= earliest { return }
-    state.armedDeadline = earliest
-    scheduler.arm(TimerOwner(self), at: earliest, fire: Self.fire)
+    let earliest = state.deadlines.earliestDeadline.map(DriverInstant.init(nanoseconds:))
+    scheduler.follow(state.armed.follow(earliest), owner: self, fire: Self.fire)
   }
 
   // MARK: Delivery
 
   @inlinable
   func beginDelivery(_ state: inout State) -> Bool {
-    guard !state.outbox.isEmpty, !state.isDelivering else { return false }
+    guard state.outboxHead < state.outbox.count, !state.isDelivering else { return false }
     state.isDelivering = true
     scheduler.deliveryStarted()
     return true
@@ -259,23 +264,26 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
       scheduler.deliveryFinished()
       return
     }
-    let storage = LockProtected(self)
-    Pace.startDelivery(of: self, isolation: isolation, delivery: Self.deliverWithoutIsolation) { isolation in
-      await storage.storage.deliver(isolation: isolation)
+    Pace.startDelivery(of: self, isolation: isolation, delivery: Self.deliverWithoutIsolation) { storage, isolation in
+      await unsafeDowncast(storage, to: KeyedPacerStorage.self).deliver(isolation: isolation)
     }
   }
 
-  private static var deliverWithoutIsolation: TimerDelivery {
+  @usableFromInline
+  static var deliverWithoutIsolation: TimerDelivery {
     { owner in await unsafeDowncast(owner, to: KeyedPacerStorage.self).deliver(isolation: nil) }
   }
 
   private func deliver(isolation: isolated (any Actor)?) async {
     while let next = state.withLock({ state -> KeyedValue<Key, Value>? in
-      guard !state.isShutDown, !state.outbox.isEmpty else {
+      guard !state.isShutDown, state.outboxHead < state.outbox.count else {
         state.isDelivering = false  // Under the same lock a sender checks it: none is left behind.
+        state.outbox.removeAll(keepingCapacity: state.outbox.capacity <= TimerHeap<Key, Void>.retainedCapacity)
+        state.outboxHead = 0
         return nil
       }
-      let (key, value) = state.outbox.removeFirst()
+      defer { state.outboxHead += 1 }
+      let (key, value) = state.outbox[state.outboxHead]
       return KeyedValue(key: key, value: value)
     }) {
       if await !handler.call(next, isolation: isolation) { shutDown() }  // The owner is gone.

@@ -173,9 +173,8 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
       ownerGone()
       return
     }
-    let driver = LockProtected(self)
-    startDelivery(of: self, isolation: isolation, delivery: Self.deliverWithoutIsolation) { isolation in
-      await driver.storage.deliver(isolation: isolation)
+    startDelivery(of: self, isolation: isolation, delivery: Self.deliverWithoutIsolation) { driver, isolation in
+      await unsafeDowncast(driver, to: PacerDriver.self).deliver(isolation: isolation)
     }
   }
 

@@ -17,11 +17,13 @@
 ///   - isolation: The handler's actor, or `nil` for none.
 ///   - delivery: Drains the driver's outbox with no isolation; captures
 ///     nothing, so handing it to a thread allocates nothing.
-///   - onIsolation: Drains it on `isolation`, in a task.
+///   - onIsolation: Drains it on `isolation`, in a task; like `delivery`, a
+///     function of the driver that captures nothing, so that the task's
+///     closure is the only allocation besides the task.
 @inlinable
 func startDelivery(
   of owner: AnyObject, isolation: (any Actor)?, delivery: @escaping TimerDelivery,
-  onIsolation: @escaping @Sendable (isolated (any Actor)?) async -> Void
+  onIsolation: @escaping @Sendable (_ owner: AnyObject, _ isolation: isolated (any Actor)?) async -> Void
 ) {
   #if os(Linux) && !PACE_PORTABLE_RUNTIME
     if isolation == nil, let threads = DeliveryThreads.shared {
@@ -29,7 +31,8 @@ func startDelivery(
       return
     }
   #endif
+  let owner = TimerOwner(owner)
   Task {
-    await onIsolation(isolation)
+    await onIsolation(owner.object, isolation)
   }
 }

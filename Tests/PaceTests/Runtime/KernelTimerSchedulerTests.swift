@@ -127,6 +127,26 @@
       box.withLock { $0 = nil }
     }
 
+    @Test func aKeyedPacer_honoursItsDelivery_inlineOnTheTimerThread_elseOffIt() async throws {
+      let (calls, called) = AsyncStream<(key: Int, thread: String)>.makeStream()
+      let inline = KeyedPacer(.debounce(for: .milliseconds(1)), delivery: .inline) { (key: Int, _: Int) in
+        called.yield((key, Self.threadName()))
+      }
+      let separate = KeyedPacer(.debounce(for: .milliseconds(1))) { (key: Int, _: Int) in
+        called.yield((key + 100, Self.threadName()))
+      }
+      inline.send(0, for: 1)
+      separate.send(0, for: 1)
+      var threads: [Int: String] = [:]
+      var iterator = calls.makeAsyncIterator()
+      for _ in 0..<2 {
+        if let call = await iterator.next() { threads[call.key] = call.thread }
+      }
+      #expect(threads[1] == "Pace timers")
+      #expect(threads[101] != nil && threads[101] != "Pace timers")
+      withExtendedLifetime((inline, separate)) {}
+    }
+
     @Test func aHandlerByDefault_neverRunsOnTheTimerThread() async throws {
       let (calls, called) = AsyncStream<String>.makeStream()
       let debouncer = Debouncer<Int>(for: .milliseconds(1)) { _ in called.yield(Self.threadName()) }

@@ -76,7 +76,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     if state.withLock({ $0.armed.deadline }) != nil { scheduler.disarm(ObjectIdentifier(self)) }
   }
 
-  @usableFromInline
+  @inlinable
   static var fire: TimerCallback {
     { owner, onTimerThread in unsafeDowncast(owner, to: KeyedPacerStorage.self).timerFired(onTimerThread: onTimerThread) }
   }

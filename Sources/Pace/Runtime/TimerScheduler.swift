@@ -43,13 +43,16 @@ class TimerScheduler: @unchecked Sendable {
 
   /// Does what a driver core asked of `owner`'s one timer: arms it, moves
   /// it, lets it go, or (nil) nothing. Safe to call under the owner's lock.
+  ///
+  /// `fire` is evaluated only to arm: a generic driver's callback can cost
+  /// an allocation to form, which a send that arms nothing must not pay.
   @inlinable
-  final func follow(_ command: TimerCommand?, owner: AnyObject, fire: @escaping TimerCallback) {
+  final func follow(_ command: TimerCommand?, owner: AnyObject, fire: @autoclosure () -> TimerCallback) {
     switch command {
     case nil:
       return  // The armed timer stays: it fires early, and the core arms it again.
     case .arm(let deadline):
-      arm(TimerOwner(owner), at: deadline, fire: fire)
+      arm(TimerOwner(owner), at: deadline, fire: fire())
     case .disarm:
       disarm(ObjectIdentifier(owner))
     }

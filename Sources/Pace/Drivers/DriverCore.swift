@@ -83,11 +83,7 @@ struct DriverCore<Machine: PacingStateMachine> where Machine.Instant == DriverIn
   @inlinable
   mutating func timerFired(at now: DriverInstant) -> DriverStep {
     armed.fired()
-    let before = machine.deadline
-    let action = machine.timerFired(at: now)
-    if action.isEmpty, let deadline = machine.deadline, deadline == before, deadline <= now {
-      return DriverStep(emitted: false, timer: nil)
-    }
+    guard let action = machine.driverTimerFired(at: now) else { return DriverStep(emitted: false, timer: nil) }
     return apply(action)
   }
 
@@ -115,6 +111,21 @@ struct DriverCore<Machine: PacingStateMachine> where Machine.Instant == DriverIn
   @inlinable
   var hasPendingValue: Bool {
     machine.hasPendingValue || outbox.contains { !$0.isTerminal }
+  }
+}
+
+extension PacingStateMachine where Instant == DriverInstant {
+  /// The timer armed for this policy fired at `now`: asks the policy as of
+  /// now. `nil` when it neither acts nor moves a deadline already past,
+  /// which breaks its contract: its driver then does not arm it again until
+  /// its next event, so that it cannot spin the timer. Every driver (a
+  /// ``DriverCore``, each key of a keyed driver) fires its policies through it.
+  @inlinable
+  mutating func driverTimerFired(at now: DriverInstant) -> PacingAction<Value>? {
+    let before = deadline
+    let action = timerFired(at: now)
+    if action.isEmpty, let deadline, deadline == before, deadline <= now { return nil }
+    return action
   }
 }
 

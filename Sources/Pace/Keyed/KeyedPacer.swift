@@ -33,11 +33,11 @@ public final class KeyedPacer<Key: Hashable & Sendable, Machine: PacingStateMach
 where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   public typealias Value = Machine.Value
 
-  @usableFromInline let storage: KeyedPacerStorage<Key, Machine>
+  @usableFromInline let storage: KeyedPacerStorage<Key, Machine, LazyTimerHeap>
 
   init<C: Clock>(machine: Machine, clock: C, delivery: PacerDelivery, handler: PacerHandler<KeyedValue<Key, Value>>)
   where C.Duration == Duration {
-    storage = KeyedPacerStorage(makeMachine: { machine }, clock: clock, delivery: delivery, handler: handler)
+    storage = KeyedPacerStorage(prototype: machine, clock: clock, delivery: delivery, handler: handler)
   }
 
   deinit {
@@ -175,7 +175,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   }
 
   /// The room the storage holds for keys; for tests, not API.
-  package var capacity: (cores: Int, deadlines: Int) {
+  package var capacity: (slots: Int, buckets: Int, timers: Int) {
     storage.capacity
   }
 }

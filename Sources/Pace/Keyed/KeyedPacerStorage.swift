@@ -6,34 +6,40 @@
 /// A keyed driver: one policy per key, each behaving as a pacer of its own,
 /// on one timer for every key, with state for live keys only.
 ///
-/// The shell of the driver core for many keys. Each key has a
-/// ``DriverCore`` made on its first value; the cores' timer commands go to
-/// one ``TimerHeap`` of key deadlines, whose earliest deadline is the one
-/// timer this driver arms with its scheduler. What the cores emit goes to one
+/// The shell of the driver rules for many keys. Each live key has a slot
+/// (``KeyedSlots``): its policy, a copy of the prototype made on its first
+/// value, and the deadline its timer is armed for, followed by the rule
+/// every driver follows (``ArmedDeadline``). The keys' timers are entries of
+/// one ``KeyedTimerQueue``, whose earliest deadline is the one timer this
+/// driver arms with its scheduler. What the policies emit goes to one
 /// outbox, as (key, value), in the order it was emitted, drained by one
 /// delivery at a time (as a pacer's is), so each key's values reach the
 /// handler in order. A key is dropped as soon as its policy is
 /// ``PacingStateMachine/isDiscardable`` and nothing of it waits: dropping it
 /// cannot change any output.
 ///
-/// Package API for now: the public keyed pacers are built on it.
+/// Package API: the public keyed pacers are built on it.
 @usableFromInline
-package final class KeyedPacerStorage<Key: Hashable & Sendable, Machine: PacingStateMachine & Sendable>: Sendable
+package final class KeyedPacerStorage<
+  Key: Hashable & Sendable, Machine: PacingStateMachine & Sendable, Timers: KeyedTimerQueue
+>: Sendable
 where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   @usableFromInline package typealias Value = Machine.Value
 
   @usableFromInline
   struct State {
-    @usableFromInline var cores: [Key: DriverCore<Machine>] = [:]
-    @usableFromInline var deadlines = TimerHeap<Key, Void>()
+    @usableFromInline var slots = KeyedSlots<Key, Machine>()
+    @usableFromInline var timers = Timers()
     /// The driver's one timer, which follows the earliest key deadline.
     @usableFromInline var armed = ArmedDeadline()
     /// Emitted and not yet delivered, oldest first from `outboxHead`: taking
     /// one moves the head, so a million values due at once drain in linear time.
     @usableFromInline var outbox: [(key: Key, value: Value)] = []
     @usableFromInline var outboxHead = 0
-    /// The keys due at a firing; kept, so that a firing allocates nothing.
-    @usableFromInline var due: [Key] = []
+    /// The timers due at a firing, and the slots to drop after it; kept, so
+    /// that a firing allocates nothing.
+    @usableFromInline var due: [KeyedTimerEntry] = []
+    @usableFromInline var dropped: [Int] = []
     @usableFromInline var isDelivering = false
     @usableFromInline var isShutDown = false
 
@@ -41,7 +47,8 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     init() {}
   }
 
-  @usableFromInline let makeMachine: @Sendable () -> Machine
+  /// The policy every key starts with.
+  @usableFromInline let prototype: Machine
   @usableFromInline let scheduler: TimerScheduler
   /// The handler, in the pacers' shapes (its isolation, an owner held weakly).
   @usableFromInline let handler: PacerHandler<KeyedValue<Key, Value>>
@@ -50,23 +57,22 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   @usableFromInline let state = LockedState(State())
 
   /// - Parameters:
-  ///   - makeMachine: Makes the policy of a key that has none.
+  ///   - prototype: The policy of a key that has none, copied.
   ///   - clock: The clock whose scheduler holds the driver's one timer.
   ///   - handler: Receives each key's values; it runs off the lock, one call
   ///     at a time, with no isolation (on Pace's delivery threads on Linux).
   package convenience init<C: Clock>(
-    makeMachine: @escaping @Sendable () -> Machine, clock: C, handler: @escaping @Sendable (Key, Value) -> Void
+    prototype: Machine, clock: C, handler: @escaping @Sendable (Key, Value) -> Void
   ) where C.Duration == Duration {
     self.init(
-      makeMachine: makeMachine, clock: clock, delivery: .separate,
+      prototype: prototype, clock: clock, delivery: .separate,
       handler: .isolated { (pair: KeyedValue<Key, Value>) in handler(pair.key, pair.value) })
   }
 
   init<C: Clock>(
-    makeMachine: @escaping @Sendable () -> Machine, clock: C, delivery: PacerDelivery,
-    handler: PacerHandler<KeyedValue<Key, Value>>
+    prototype: Machine, clock: C, delivery: PacerDelivery, handler: PacerHandler<KeyedValue<Key, Value>>
   ) where C.Duration == Duration {
-    self.makeMachine = makeMachine
+    self.prototype = prototype
     self.scheduler = makeTimerScheduler(clock)
     self.delivery = delivery
     self.handler = handler
@@ -84,24 +90,26 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   /// The number of keys with state: a pending value, an open window, or a
   /// policy that remembers (distinct, skip, take).
   package var liveKeyCount: Int {
-    state.withLock { $0.cores.count }
+    state.withLock { $0.slots.count }
   }
 
-  /// How many keys the storage has room for without growing: its per-key
-  /// table and its timer heap. For the churn test: it follows the live keys.
-  package var capacity: (cores: Int, deadlines: Int) {
-    state.withLock { ($0.cores.capacity, $0.deadlines.entries.capacity) }
+  /// How much the storage has room for without growing: its slots, its
+  /// index's buckets and its timer entries. For the churn test: it follows
+  /// the live keys.
+  package var capacity: (slots: Int, buckets: Int, timers: Int) {
+    state.withLock { ($0.slots.capacity.slots, $0.slots.capacity.buckets, $0.timers.count) }
   }
 
   /// The number of keys whose policy holds a value back.
   package var pendingCount: Int {
-    state.withLock { state in state.cores.values.count { $0.hasPendingValue } }
+    state.withLock { state in state.slots.slots.count { $0.machine.hasPendingValue } }
   }
 
   /// Whether `key`'s policy holds a value back, or one waits for the handler.
   package func isPending(key: Key) -> Bool {
     state.withLock { state in
-      state.cores[key]?.hasPendingValue == true || state.outbox[state.outboxHead...].contains { $0.key == key }
+      if let slot = state.slots.slot(of: key), state.slots[slot].machine.hasPendingValue { return true }
+      return state.outbox[state.outboxHead...].contains { $0.key == key }
     }
   }
 
@@ -134,8 +142,8 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   package func shutDown() {
     let wasArmed = state.withLock { state -> Bool in
       state.isShutDown = true
-      state.cores = [:]
-      state.deadlines = TimerHeap()
+      state.slots.removeAll()
+      state.timers = Timers()
       (state.outbox, state.outboxHead) = ([], 0)
       return state.armed.disarm() != nil
     }
@@ -151,17 +159,16 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     let delivers = state.withLock { state -> Bool in
       guard !state.isShutDown else { return false }
       let now = scheduler.now
-      if let index = state.cores.index(forKey: key) {
-        // A live key: its core changes in place (no removal and insertion per event).
-        let step = state.cores.values[index].apply(event(&state.cores.values[index].machine, now))
-        if settle(key, &state.cores.values[index], step, &state.deadlines, &state.outbox) { state.cores.remove(at: index) }
+      let slot: Int
+      if let live = state.slots.slot(of: key) {
+        slot = live  // A live key: its policy changes in place.
       } else if creating {
-        var core = makeCore(now)
-        let step = core.apply(event(&core.machine, now))
-        if !settle(key, &core, step, &state.deadlines, &state.outbox) { state.cores[key] = core }
+        slot = state.slots.insert(key, machine: prototype)
+        settle(slot, state.slots[slot].machine.started(at: now), &state)
       } else {
         return false
       }
+      if settle(slot, event(&state.slots[slot].machine, now), &state) { drop(slot, &state) }
       followEarliest(&state)
       return beginDelivery(&state)
     }
@@ -172,11 +179,10 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     let delivers = state.withLock { state -> Bool in
       guard !state.isShutDown else { return false }
       let now = scheduler.now
-      for key in Array(state.cores.keys) {
-        guard let index = state.cores.index(forKey: key) else { continue }
-        let step = state.cores.values[index].apply(event(&state.cores.values[index].machine, now))
-        if settle(key, &state.cores.values[index], step, &state.deadlines, &state.outbox) { state.cores.remove(at: index) }
+      for slot in 0..<state.slots.count where settle(slot, event(&state.slots[slot].machine, now), &state) {
+        state.dropped.append(slot)
       }
+      dropCollected(&state)
       followEarliest(&state)
       return beginDelivery(&state)
     }
@@ -193,13 +199,18 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
       guard !state.isShutDown else { return false }
       let now = scheduler.now
       // Taken out first: a key re-armed for now is not taken twice in one firing.
-      while let entry = state.deadlines.popFirst(dueAt: now.nanoseconds) { state.due.append(entry.key) }
-      for key in state.due {
-        guard let index = state.cores.index(forKey: key) else { continue }
-        let step = state.cores.values[index].timerFired(at: now)
-        if settle(key, &state.cores.values[index], step, &state.deadlines, &state.outbox) { state.cores.remove(at: index) }
+      state.timers.popDue(at: now.nanoseconds, into: &state.due)
+      for entry in state.due {
+        let slot = Int(entry.slot)
+        // A stale entry (the key's timer moved, or its slot holds another key) is skipped.
+        guard slot < state.slots.count, state.slots[slot].armed.nanoseconds == entry.deadline else { continue }
+        state.slots[slot].armed.fired()
+        // A policy that stalls is not re-armed before its next event (see `DriverCore`).
+        guard let action = state.slots[slot].machine.driverTimerFired(at: now) else { continue }
+        if settle(slot, action, &state) { state.dropped.append(slot) }
       }
       state.due.removeAll(keepingCapacity: state.due.capacity <= TimerHeap<Key, Void>.retainedCapacity)
+      dropCollected(&state)
       followEarliest(&state)
       return beginDelivery(&state)
     }
@@ -209,39 +220,65 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     return nil
   }
 
-  @inlinable
-  func makeCore(_ now: DriverInstant) -> DriverCore<Machine> {
-    var core = DriverCore(machine: makeMachine())
-    _ = core.apply(core.machine.started(at: now))
-    return core
-  }
-
-  /// Applies a core's step for `key`: its timer command to the heap, what it
-  /// emitted to the outbox; returns whether the key can be dropped now.
-  @inlinable
-  func settle(
-    _ key: Key, _ core: inout DriverCore<Machine>, _ step: DriverStep,
-    _ deadlines: inout TimerHeap<Key, Void>, _ outbox: inout [(key: Key, value: Value)]
-  ) -> Bool {
-    switch step.timer {
-    case .arm(let deadline)?: deadlines.arm(key, at: deadline.nanoseconds, payload: ())
-    case .disarm?: deadlines.disarm(key)
+  /// Applies what a key's policy answered: what it emitted to the outbox,
+  /// its deadline to the key's timer; returns whether the key can be dropped
+  /// now.
+  @inlinable @discardableResult
+  func settle(_ slot: Int, _ action: PacingAction<Value>, _ state: inout State) -> Bool {
+    if !action.isEmpty {
+      let key = state.slots[slot].key
+      for case .value(let value) in action { state.outbox.append((key, value)) }
+    }
+    let deadline = state.slots[slot].machine.deadline
+    let armedAt = state.slots[slot].armed.nanoseconds
+    let command =
+      Timers.followsEveryMove ? state.slots[slot].armed.move(to: deadline) : state.slots[slot].armed.follow(deadline)
+    switch command {
+    case .arm(let deadline)?: state.timers.arm(slot, at: deadline.nanoseconds)
+    case .disarm?: state.timers.disarm(slot, at: armedAt)
     case nil: break
     }
-    while let event = core.takeNext() {
-      if case .value(let value) = event { outbox.append((key, value)) }
+    return state.slots[slot].machine.isDiscardable && state.slots[slot].armed.deadline == nil
+      && !state.slots[slot].machine.hasPendingValue
+  }
+
+  /// Drops the key in `slot`: nothing of it is left, so a new policy for its
+  /// next value behaves the same. The last slot moves into its place.
+  @inlinable
+  func drop(_ slot: Int, _ state: inout State) {
+    if let moved = state.slots.remove(at: slot) {
+      state.timers.moveSlot(from: moved, to: slot, armedAt: state.slots[slot].armed.deadline?.nanoseconds)
     }
-    guard core.machine.isDiscardable, core.armed.deadline == nil, !core.hasPendingValue else { return false }
-    deadlines.disarm(key)
-    return true  // Nothing of it is left: a new core for its next value behaves the same.
+  }
+
+  /// Drops the slots collected in `dropped`, last first, so that the slot
+  /// moving into each place is never one still to drop.
+  @usableFromInline
+  func dropCollected(_ state: inout State) {
+    guard !state.dropped.isEmpty else { return }
+    state.dropped.sort(by: >)
+    for slot in state.dropped { drop(slot, &state) }
+    state.dropped.removeAll(keepingCapacity: state.dropped.capacity <= TimerHeap<Key, Void>.retainedCapacity)
   }
 
   /// Arms the driver's one timer for the earliest key deadline, by the rule
   /// every driver follows (``ArmedDeadline``); disarms it when no key waits.
   @inlinable
   func followEarliest(_ state: inout State) {
-    let earliest = state.deadlines.earliestDeadline.map(DriverInstant.init(nanoseconds:))
+    if state.timers.count > 2 &* state.slots.count &+ 1_024 { rebuildTimers(&state) }
+    let earliest = state.timers.earliestDeadline.map(DriverInstant.init(nanoseconds:))
     scheduler.follow(state.armed.follow(earliest), owner: self, fire: Self.fire)
+  }
+
+  /// Stale timer entries outnumber the live keys: rebuilds the queue from the
+  /// keys' armed deadlines, so that memory follows the live keys.
+  @usableFromInline
+  func rebuildTimers(_ state: inout State) {
+    var live: [KeyedTimerEntry] = []
+    for slot in 0..<state.slots.count {
+      if let deadline = state.slots[slot].armed.deadline { live.append(KeyedTimerEntry(deadline: deadline.nanoseconds, slot: slot)) }
+    }
+    state.timers.rebuild(from: live)
   }
 
   // MARK: Delivery

@@ -35,13 +35,28 @@ import Testing
   /// Sends `events` (frame → key and value) through the keyed driver and
   /// through one pacer per key, then lets every timer run out.
   static func run(
-    _ stages: [PacingStage<String>], keys: Range<Int>, events: [Int: [(key: Int, value: String)]]
+    _ stages: [PacingStage<String>], keys: Range<Int>, events: [Int: [(key: Int, value: String)]],
+    timers: TimerStructure = .lazyHeap
+  ) async -> (keyed: Log, separate: Log, liveKeys: Int) {
+    switch timers {
+    case .lazyHeap: await run(stages, keys: keys, events: events, timers: LazyTimerHeap.self)
+    case .eagerHeap: await run(stages, keys: keys, events: events, timers: EagerTimerHeap.self)
+    }
+  }
+
+  /// The timer structures a keyed driver can run on (``KeyedTimerQueue``).
+  enum TimerStructure: CaseIterable { case lazyHeap, eagerHeap }
+
+  static func run<Timers: KeyedTimerQueue>(
+    _ stages: [PacingStage<String>], keys: Range<Int>, events: [Int: [(key: Int, value: String)]],
+    timers: Timers.Type
   ) async -> (keyed: Log, separate: Log, liveKeys: Int) {
     let clock = VirtualClock()
     let (keyedLog, separateLog) = (Log(clock: clock), Log(clock: clock))
-    let keyed = KeyedPacer(Machine(stages: stages, converting: DriverDuration.init), clock: clock) {
-      (key: Int, value: String) in keyedLog.record(key, value)
-    }
+    let keyed = KeyedPacerStorage<Int, Machine, Timers>(
+      prototype: Machine(stages: stages, converting: DriverDuration.init), clock: clock
+    ) { key, value in keyedLog.record(key, value) }
+    defer { keyed.shutDown() }
     let pacers = Dictionary(
       uniqueKeysWithValues: keys.map { key in
         (key, Pacer(Machine(stages: stages, converting: DriverDuration.init), clock: clock) { value in
@@ -83,7 +98,8 @@ import Testing
     return events
   }
 
-  @Test func everyKey_behavesAsAPacerOfItsOwn_forRandomPoliciesAndInterleavings() async throws {
+  @Test(arguments: TimerStructure.allCases)
+  func everyKey_behavesAsAPacerOfItsOwn_forRandomPoliciesAndInterleavings(timers: TimerStructure) async throws {
     var generator = SeededGenerator(seed: 0x4B45_5931)
     for run in 0..<40 {
       // Half the runs a lone debounce or throttle (their keys go when idle), half a random chain.
@@ -94,7 +110,7 @@ import Testing
       let stages = try PacingStage<String>.parse(chain.flatMap(\.arguments), durations: .frames)
       let keys = 0..<Int.random(in: 50...64, using: &generator)
       let events = Self.randomEvents(keys: keys, using: &generator)
-      let (keyed, separate, liveKeys) = await Self.run(stages, keys: keys, events: events)
+      let (keyed, separate, liveKeys) = await Self.run(stages, keys: keys, events: events, timers: timers)
       let description = chain.map(\.description).joined(separator: " ")
       for key in keys {
         #expect(keyed.byKey[key] ?? [] == separate.byKey[key] ?? [], "run \(run), \(description), key \(key)")
@@ -105,13 +121,14 @@ import Testing
     }
   }
 
-  @Test func oneKeysEndlessBurst_neverDelaysAnotherKey() async throws {
+  @Test(arguments: TimerStructure.allCases)
+  func oneKeysEndlessBurst_neverDelaysAnotherKey(timers: TimerStructure) async throws {
     let stages = try PacingStage<String>.parse(["debounce", "3"], durations: .frames)
     var events: [Int: [(key: Int, value: String)]] = [:]
     for frame in 0..<100 { events[frame] = [(0, "hot")] }  // Key 0: a burst that never pauses.
     events[10, default: []].append((1, "a"))
     events[50, default: []].append((2, "b"))
-    let (keyed, _, _) = await Self.run(stages, keys: 0..<3, events: events)
+    let (keyed, _, _) = await Self.run(stages, keys: 0..<3, events: events, timers: timers)
     #expect(keyed.byKey[1] == ["a@13"])
     #expect(keyed.byKey[2] == ["b@53"])
     #expect(keyed.byKey[0] == ["hot@102"])  // Its own burst ends when it pauses.
@@ -120,8 +137,8 @@ import Testing
   @Test func cancellingOneKey_dropsOnlyItsPendingValue_andIdleKeysLeaveNoState() async throws {
     let clock = VirtualClock()
     let log = Log(clock: clock)
-    let keyed = KeyedPacerStorage<Int, Machine>(
-      makeMachine: { Machine(stages: [.debounce(for: .frames(3))], converting: DriverDuration.init) }, clock: clock
+    let keyed = KeyedPacerStorage<Int, Machine, LazyTimerHeap>(
+      prototype: Machine(stages: [.debounce(for: .frames(3))], converting: DriverDuration.init), clock: clock
     ) { key, value in log.record(key, value) }
     for key in 0..<1_000 { keyed.send("v\(key)", for: key) }
     #expect(keyed.liveKeyCount == 1_000 && keyed.pendingCount == 1_000)
@@ -137,8 +154,8 @@ import Testing
   @Test func eightSenders_onOverlappingKeys_whileAnotherCancelsFlushesAndMovesTheClock() async throws {
     let clock = VirtualClock()
     let delivered = LockedState<[Int: [Int]]>([:])
-    let keyed = KeyedPacerStorage<Int, Machine>(
-      makeMachine: { Machine(stages: [.throttle(for: .frames(2))], converting: DriverDuration.init) }, clock: clock
+    let keyed = KeyedPacerStorage<Int, Machine, LazyTimerHeap>(
+      prototype: Machine(stages: [.throttle(for: .frames(2))], converting: DriverDuration.init), clock: clock
     ) { key, value in
       delivered.withLock { $0[key, default: []].append(Int(value)!) }
     }
@@ -262,16 +279,18 @@ import Testing
       delivered.withLock { $0 += 1 }
     }
     let (total, live) = (200_000, 2_000)
-    var largest = (cores: 0, deadlines: 0)
+    var largest = (slots: 0, buckets: 0, timers: 0)
     for batch in 0..<(total / live) {
       for key in (batch * live)..<((batch + 1) * live) { keyed.send(key, for: key) }
-      largest = (max(largest.cores, keyed.capacity.cores), max(largest.deadlines, keyed.capacity.deadlines))
+      let capacity = keyed.capacity
+      largest = (max(largest.slots, capacity.slots), max(largest.buckets, capacity.buckets), max(largest.timers, capacity.timers))
       clock.advance(by: .frames(1))  // The batch's bursts end: its keys fire, and go.
       await clock.settle()
       #expect(keyed.liveKeyCount == 0, "batch \(batch)")
     }
     #expect(delivered.withLock { $0 } == total)
     // Room for one batch of live keys (a table grows to twice what it holds), not for a million.
-    #expect(largest.cores <= 4 * live && largest.deadlines <= 4 * live, "\(largest)")
+    #expect(largest.slots <= 4 * live && largest.buckets <= 8 * live && largest.timers <= 4 * live, "\(largest)")
+    #expect(keyed.capacity.slots <= 64 && keyed.capacity.buckets <= 128 && keyed.capacity.timers == 0)
   }
 }

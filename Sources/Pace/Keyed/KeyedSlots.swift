@@ -1,0 +1,212 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Pace open source project.
+// Licensed under Apache License v2.0. See LICENSE.txt for license information.
+//===----------------------------------------------------------------------===//
+
+/// The live keys of a keyed driver: each key's policy and armed deadline in
+/// one dense array of slots, found through an open-addressing index of slot
+/// numbers.
+///
+/// Laid out for a million keys: a slot holds the key, its policy and the
+/// deadline its timer is armed for, and nothing else (no per-key outbox,
+/// array or object); the index is 4 bytes per bucket, kept at most three
+/// quarters full. A `Dictionary<Key, Int32>` would store each key twice and
+/// cost 12–20 bytes per bucket. A bucket holds a slot number in its low bits
+/// and, in the bits that number cannot need at the index's size, a tag of
+/// the key's hash: a lookup reads a slot (a cache miss, at a million keys)
+/// only when the tag matches, so a probe past another key's bucket costs
+/// nothing but the bucket. Slots stay dense: removing a key moves the last slot into its
+/// place, so iterating, counting and shrinking need no free list, and memory
+/// follows the live keys down as well as up.
+///
+/// A value type with no lock: its driver keeps it behind its own.
+///
+///     var slots = KeyedSlots<String, Int>()
+///     let slot = slots.insert("a", machine: 1)
+///     slots[slot].machine += 1
+///     slots.slot(of: "a")  // 0
+@usableFromInline
+package struct KeyedSlots<Key: Hashable, Machine> {
+  @usableFromInline
+  package struct Slot {
+    @usableFromInline package let key: Key
+    @usableFromInline package var machine: Machine
+    /// The deadline the key's timer is armed for, if any.
+    @usableFromInline var armed: ArmedDeadline
+
+    @inlinable
+    init(key: Key, machine: Machine) {
+      self.key = key
+      self.machine = machine
+      self.armed = ArmedDeadline()
+    }
+  }
+
+  /// The live keys, in no particular order.
+  @usableFromInline package private(set) var slots: [Slot] = []
+  /// Open addressing with linear probing: 0 for an empty bucket, else a
+  /// slot number plus one in the low `slotBits` bits, under a tag of the key's hash.
+  @usableFromInline var buckets: [UInt32] = []
+  /// How many low bits of a bucket hold its slot number plus one: enough for
+  /// one more than the bucket count, since slots never outnumber buckets.
+  @usableFromInline var slotBits = 0
+
+  /// The capacity an empty table keeps; beyond it, shrinking gives memory back.
+  @inlinable
+  static var retainedCapacity: Int { 64 }
+
+  @inlinable
+  package init() {}
+
+  /// The number of live keys.
+  @inlinable
+  package var count: Int { slots.count }
+
+  /// Room for keys without growing: the slots' and the index's.
+  package var capacity: (slots: Int, buckets: Int) { (slots.capacity, buckets.count) }
+
+  @inlinable
+  package subscript(slot: Int) -> Slot {
+    _read { yield slots[slot] }
+    _modify { yield &slots[slot] }
+  }
+
+  /// The slot of `key`, if it is live.
+  @inlinable
+  package func slot(of key: Key) -> Int? {
+    guard !buckets.isEmpty else { return nil }
+    let mask = buckets.count &- 1
+    let hash = key.hashValue
+    let tag = self.tag(hash)
+    let slotMask = UInt32(truncatingIfNeeded: (1 << slotBits) &- 1)
+    var bucket = hash & mask
+    while true {
+      let entry = buckets[bucket]
+      if entry == 0 { return nil }
+      if entry & ~slotMask == tag {
+        let slot = Int(entry & slotMask) &- 1
+        if slots[slot].key == key { return slot }
+      }
+      bucket = (bucket &+ 1) & mask
+    }
+  }
+
+  /// The tag of `hash` in a bucket: its high bits, above the slot number.
+  @inlinable
+  func tag(_ hash: Int) -> UInt32 {
+    guard slotBits < 32 else { return 0 }
+    return UInt32(truncatingIfNeeded: UInt(bitPattern: hash) >> UInt(32 &+ slotBits)) << UInt32(slotBits)
+  }
+
+  /// The bucket entry of `slot`, whose key hashes to `hash`.
+  @inlinable
+  func entry(slot: Int, hash: Int) -> UInt32 {
+    tag(hash) | UInt32(truncatingIfNeeded: slot &+ 1)
+  }
+
+  /// Adds `key`, which must not be live, with `machine`; returns its slot.
+  @inlinable
+  package mutating func insert(_ key: Key, machine: Machine) -> Int {
+    if (slots.count &+ 1) &* 4 > buckets.count &* 3 { rebuildIndex(bucketCount: Swift.max(buckets.count &* 2, 16)) }
+    let slot = slots.count
+    slots.append(Slot(key: key, machine: machine))
+    let mask = buckets.count &- 1
+    let hash = key.hashValue
+    var bucket = hash & mask
+    while buckets[bucket] != 0 { bucket = (bucket &+ 1) & mask }
+    buckets[bucket] = entry(slot: slot, hash: hash)
+    return slot
+  }
+
+  /// Removes the key in `slot`. The last slot moves into its place: returns
+  /// the slot it moved from (the old count minus one) when that is another.
+  @inlinable @discardableResult
+  package mutating func remove(at slot: Int) -> Int? {
+    let last = slots.count &- 1
+    removeFromIndex(slotNumber: slot)
+    var moved: Int?
+    if slot != last {
+      // The last slot moves into the hole: its bucket now says `slot`.
+      let hash = slots[last].key.hashValue
+      buckets[bucket(hash: hash, slotNumber: last)] = entry(slot: slot, hash: hash)
+      slots.swapAt(slot, last)
+      moved = last
+    }
+    slots.removeLast()
+    shrinkIfSparse()
+    return moved
+  }
+
+  /// Removes every key.
+  package mutating func removeAll() {
+    slots = []
+    buckets = []
+    slotBits = 0
+  }
+
+  /// The bucket that holds `slotNumber`, whose key hashes to `hash`.
+  @inlinable
+  func bucket(hash: Int, slotNumber: Int) -> Int {
+    let mask = buckets.count &- 1
+    let entry = entry(slot: slotNumber, hash: hash)
+    var bucket = hash & mask
+    while buckets[bucket] != entry { bucket = (bucket &+ 1) & mask }
+    return bucket
+  }
+
+  /// Empties the bucket of `slotNumber` and shifts back the entries after it
+  /// that probed past it, so that lookups need no tombstones.
+  @inlinable
+  mutating func removeFromIndex(slotNumber: Int) {
+    let mask = buckets.count &- 1
+    let slotMask = UInt32(truncatingIfNeeded: (1 << slotBits) &- 1)
+    var hole = bucket(hash: slots[slotNumber].key.hashValue, slotNumber: slotNumber)
+    var next = hole
+    while true {
+      next = (next &+ 1) & mask
+      let entry = buckets[next]
+      if entry == 0 { break }
+      let home = slots[Int(entry & slotMask) &- 1].key.hashValue & mask
+      // The entry may fill the hole if its home bucket is not in (hole, next].
+      let reachable = hole <= next ? (home > hole && home <= next) : (home > hole || home <= next)
+      if !reachable {
+        buckets[hole] = entry
+        hole = next
+      }
+    }
+    buckets[hole] = 0
+  }
+
+  /// Gives memory back once the keys are far fewer than the room kept for them.
+  @inlinable
+  mutating func shrinkIfSparse() {
+    if slots.isEmpty {
+      if slots.capacity > Self.retainedCapacity { slots = [] }
+      if buckets.count > Self.retainedCapacity * 2 { (buckets, slotBits) = ([], 0) }
+      return
+    }
+    if slots.capacity > Self.retainedCapacity, slots.count &* 4 < slots.capacity {
+      var kept: [Slot] = []
+      kept.reserveCapacity(slots.count &* 2)
+      kept.append(contentsOf: slots)
+      slots = kept
+    }
+    if buckets.count > Self.retainedCapacity * 2, slots.count &* 8 < buckets.count {
+      rebuildIndex(bucketCount: buckets.count / 4)
+    }
+  }
+
+  /// Makes an index of `bucketCount` buckets (a power of two) for every slot.
+  @inlinable
+  mutating func rebuildIndex(bucketCount: Int) {
+    buckets = [UInt32](repeating: 0, count: bucketCount)
+    slotBits = Int.bitWidth &- bucketCount.leadingZeroBitCount  // Holds `bucketCount` itself.
+    let mask = bucketCount &- 1
+    for slot in slots.indices {
+      let hash = slots[slot].key.hashValue
+      var bucket = hash & mask
+      while buckets[bucket] != 0 { bucket = (bucket &+ 1) & mask }
+      buckets[bucket] = entry(slot: slot, hash: hash)
+    }
+  }
+}

@@ -63,4 +63,40 @@ extension MarbleDiagram {
   public func run(stages: [PacingStage<String>]) -> MarbleDiagram {
     runMachine(PacingPipeline<String, VirtualInstant>(stages: stages))
   }
+
+  /// Runs this diagram through stages per key: each value goes to the
+  /// stages of its key, `key(value)`, and every key is paced as a run of its
+  /// own (a ``KeyedPacingRunner``); the output holds every key's values. A
+  /// key's own finish (a `take`) does not end the output: its finish or
+  /// failure comes when the input's has reached every key.
+  ///
+  ///     let output = try MarbleDiagram(parsing: "abab---a|").run(stages: [.debounce(for: .frames(2))]) { $0 }
+  ///     output.description  // "----ab--[a|]"
+  public func run<Key: Hashable>(stages: [PacingStage<String>], keyedBy key: (String) -> Key) -> MarbleDiagram {
+    var runner = KeyedPacingRunner<Key, PacingPipeline<String, VirtualInstant>>(PacingPipeline(stages: stages))
+    var output: [Entry] = []
+    var ending: Entry?
+    let record = { (_: Key, event: MarbleEvent, instant: VirtualInstant) in
+      switch event {
+      case .value: output.append(Entry(frame: instant.frame, event: event))
+      case .finish, .failure: ending = Entry(frame: max(instant.frame, ending?.frame ?? 0), event: ending?.event ?? event)
+      }
+    }
+    var walk = MarbleFrameWalk(self)
+    while !runner.isTerminated, let frame = walk.nextFrame(timer: runner.deadline?.frame) {
+      let now = VirtualInstant.frame(frame)
+      for event in walk.takeEvents(at: frame) {
+        switch event {
+        case .value(let value): runner.send(value, for: key(value), at: now, record)
+        case .finish, .failure:
+          // The input's ending, at its frame unless a key ends later.
+          ending = Entry(frame: frame, event: event)
+          if case .finish = event { runner.finish(at: now, record) } else { runner.fail(at: now, record) }
+        }
+      }
+      runner.fireTimers(through: now, record)
+    }
+    if runner.isTerminated, let ending { output.append(ending) }
+    return MarbleDiagram(entries: output)
+  }
 }

@@ -54,4 +54,14 @@ import Testing
     let output = try MarbleDiagram(parsing: "a--b").run(through: StuckMachine())
     #expect(output.description == "a--b")
   }
+
+  @Test(arguments: [
+    ("abab---a|", [PacingStage<String>.debounce(for: .frames(2))], "----ab--[a|]"),  // Each letter its own burst.
+    ("aaab|", [.take(1)], "a--b|"),  // A key's own finish does not end the output.
+    ("abab|", [.throttle(for: .frames(3))], "ab-a[b|]"),  // The finish waits for the last key's window.
+    ("ab^", [.debounce(for: .frames(2))], "--^"),
+  ])
+  func runKeyed_pacesEachKeyOnItsOwn(input: String, stages: [PacingStage<String>], output: String) throws {
+    #expect(try MarbleDiagram(parsing: input).run(stages: stages) { $0 }.description == output)
+  }
 }

@@ -14,7 +14,7 @@ struct MarbleCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "marble",
     abstract: "Runs a marble diagram through stages and prints the output diagram.",
-    usage: "pace marble DIAGRAM STAGE...",
+    usage: "pace marble [--by <regex>] DIAGRAM STAGE...",
     discussion: """
       Durations are in frames. In a diagram each character is one frame:
 
@@ -32,9 +32,22 @@ struct MarbleCommand: ParsableCommand {
         a--d--g--j--[k|]
         $ pace marble 'aab-a--bb|' distinct filter '[ab]' skip 1
         --b-a--b-|
+        $ pace marble --by . 'abab---a|' debounce 2
+        ----ab--[a|]
       """,
     helpNames: .shortAndLong
   )
+
+  @Option(
+    help: ArgumentHelp(
+      """
+      Pace each key on its own: the key is the first capture group of <regex> \
+      in a value, or else its whole match. Values that match no key share one \
+      key of their own. It goes before the diagram.
+      """,
+      valueName: "regex"),
+    transform: { try KeyPattern($0) })
+  var by: KeyPattern?
 
   @Argument(help: "The input diagram, as in 'a-b-c---|'. It may start with dashes.")
   var diagram: String?
@@ -52,13 +65,18 @@ struct MarbleCommand: ParsableCommand {
 
   /// The output diagram.
   func output() throws(UsageError) -> String {
-    try Self.output(diagram: diagram, stages: stages)
+    try Self.output(diagram: diagram, stages: stages, by: by)
   }
 
-  /// The output diagram for the diagram and stage words as written.
-  static func output(diagram text: String?, stages: [String]) throws(UsageError) -> String {
+  /// The output diagram for the diagram and stage words as written, per
+  /// key of `pattern` if given.
+  static func output(diagram text: String?, stages: [String], by pattern: KeyPattern? = nil) throws(UsageError) -> String {
     guard let text else {
       throw UsageError("missing the diagram: pace marble DIAGRAM STAGE... (see 'pace marble --help')")
+    }
+    // After the diagram every word is a stage's, even one that looks like an option.
+    if let misplaced = stages.first(where: { $0 == "--by" || $0.hasPrefix("--by=") }) {
+      throw UsageError("'\(misplaced)' goes before the diagram: pace marble --by REGEX DIAGRAM STAGE...")
     }
     let diagram: MarbleDiagram
     do {
@@ -68,6 +86,7 @@ struct MarbleCommand: ParsableCommand {
     }
     let stages: [PacingStage<String>] = try UsageError.parsingStages(
       stages, durations: .frames, text: { $0 }, naming: { "argument \($0 + 2)" }, help: "pace marble --help")
-    return diagram.run(stages: stages).description
+    guard let pattern else { return diagram.run(stages: stages).description }
+    return diagram.run(stages: stages) { pattern.key(in: $0) }.description
   }
 }

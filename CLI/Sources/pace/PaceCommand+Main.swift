@@ -58,13 +58,17 @@ extension PaceCommand {
   /// a diagram may start with any number of them (`'---a-b|'`): the word
   /// after `marble` is the diagram, unless it asks for help, and so it goes
   /// after a `--` (which the marble command reads as a terminator, not as
-  /// the diagram).
+  /// the diagram). A `--by REGEX` before the diagram stays an option.
   static func parseCommandLine(_ arguments: [String]) throws -> any ParsableCommand {
     var arguments = arguments
-    if arguments.first == MarbleCommand.configuration.commandName, arguments.count > 1,
-      !["-h", "--help", "--"].contains(arguments[1])
-    {
-      arguments.insert("--", at: 1)
+    if arguments.first == MarbleCommand.configuration.commandName {
+      var diagram = 1
+      while diagram < arguments.count, arguments[diagram] == "--by" || arguments[diagram].hasPrefix("--by=") {
+        diagram += arguments[diagram] == "--by" ? 2 : 1
+      }
+      if diagram < arguments.count, !["-h", "--help", "--"].contains(arguments[diagram]) {
+        arguments.insert("--", at: diagram)
+      }
     }
     return try parseAsRoot(arguments)
   }

@@ -62,6 +62,14 @@ import Testing
 
       $ pace --replay --stats throttle 10m < alerts.log
 
+    Pace each key on its own with --by: the key is the regular
+    expression's first capture group, or else its whole match; the lines
+    that match no key share one key of their own. Keys do not wait for
+    one another: at one instant, the key whose deadline was set first
+    comes first. At most one alert per host every 10 minutes:
+
+      $ tail -f alerts.log | pace --by 'host=([^ ]+)' throttle 10m
+
     Try an operator on a marble diagram (see 'pace marble --help'):
 
       $ pace marble 'abcd----e---f-g----|' debounce 3
@@ -73,10 +81,10 @@ import Testing
 
     Usage errors print one line on standard error and exit with status 2.
 
-    USAGE: pace [--stats] STAGE...
-           pace [--on-busy <mode>] STAGE... -- COMMAND [ARG...]
-           pace --replay [--stats] STAGE...
-           pace marble DIAGRAM STAGE...
+    USAGE: pace [--stats] [--by <regex>] STAGE...
+           pace [--by <regex>] [--on-busy <mode>] STAGE... -- COMMAND [ARG...]
+           pace --replay [--stats] [--by <regex>] STAGE...
+           pace marble [--by <regex>] DIAGRAM STAGE...
            pace demo [--script FILE] [--speed FACTOR] [--seed N] [--replay]
 
     ARGUMENTS:
@@ -87,7 +95,13 @@ import Testing
       --replay                Read each line's time from its leading timestamp, not
                               the clock. Off by default.
       --stats                 Count the lines in and out of each stage on standard
-                              error. Off by default.
+                              error, over all keys. Off by default.
+      --by <regex>            Pace each key on its own: the key is the first
+                              capture group of <regex>, or else its whole match.
+                              Lines that match no key share one key of their own.
+                              With a command, --on-busy applies per key, and the
+                              key is in PACE_KEY (unset for the lines that match no
+                              key).
       --on-busy <mode>        What a line does while the command still runs: queue
                               runs it once more after, with the latest line; drop
                               drops it; restart stops the command, then runs it;
@@ -121,8 +135,10 @@ import Testing
       a--d--g--j--[k|]
       $ pace marble 'aab-a--bb|' distinct filter '[ab]' skip 1
       --b-a--b-|
+      $ pace marble --by . 'abab---a|' debounce 2
+      ----ab--[a|]
 
-    USAGE: pace marble DIAGRAM STAGE...
+    USAGE: pace marble [--by <regex>] DIAGRAM STAGE...
 
     ARGUMENTS:
       <diagram>               The input diagram, as in 'a-b-c---|'. It may start
@@ -131,6 +147,10 @@ import Testing
                               2 --leading.
 
     OPTIONS:
+      --by <regex>            Pace each key on its own: the key is the first
+                              capture group of <regex> in a value, or else its
+                              whole match. Values that match no key share one key
+                              of their own. It goes before the diagram.
       -h, --help              Show help information.
 
     """#

@@ -19,6 +19,10 @@ import Testing
   static let examples: [String: (arguments: [String], check: @Sendable (StreamCommand) -> Bool)] = [
     "--replay": (["--replay", "distinct"], { $0.replay }),
     "--stats": (["distinct", "--stats"], { $0.stats }),
+    "--by": (
+      ["--by", "id=(\\d+)", "distinct", "--", "make"],
+      { $0.by?.key(in: "x id=42") == "42" && $0.commandOptions?.isKeyed == true }
+    ),
     "--on-busy": (["--on-busy", "restart", "distinct", "--", "make"], { $0.commandOptions?.onBusy == .restart }),
     "--stop-signal": (["--stop-signal=INT", "distinct", "--", "make"], { $0.commandOptions?.stopSignal.description == "INT" }),
     "--stop-timeout": (["distinct", "--stop-timeout", "1.5s", "--", "make"], { $0.commandOptions?.stopTimeout == .milliseconds(1500) }),
@@ -66,9 +70,25 @@ import Testing
     #expect(try command.output() == "----a-[b|]")
   }
 
+  @Test(arguments: [["--by", "."], ["--by=."]])
+  func aMarbleDiagramThatStartsWithDashes_isTheDiagram_afterBy(by: [String]) throws {
+    let arguments = ["marble"] + by + ["---ab|", "debounce", "1"]
+    let command = try #require(try PaceCommand.parseCommandLine(arguments) as? MarbleCommand)
+    #expect(try command.output() == "----a[b|]")  // Keys a and b: a is due at 4, b flushes at the finish.
+  }
+
+  /// The key: the first capture group, or else the whole match; nil when nothing matches.
+  @Test(arguments: [
+    ("id=(\\d+)", "a id=42 b", "42"), ("[a-z]+", "12 abc 3", "abc"), ("x(y)?", "x", "x"), ("x(y)?", "xy", "y"),
+    ("^$", "", ""), ("z", "abc", nil),
+  ] as [(String, String, String?)])
+  func keyPattern_keyIsTheFirstGroup_orElseTheWholeMatch(pattern: String, text: String, key: String?) throws {
+    #expect(try KeyPattern(pattern).key(in: text) == key)
+  }
+
   @Test func theBashCompletionScript_offersTheOptionsAndTheirValues() throws {
     let script = PaceCommand.completionScript(for: .bash)
-    for word in ["--replay", "--stats", "--on-busy", "--stop-signal", "--stop-timeout", "'queue'$'\\n''drop'", "'USR1'"] {
+    for word in ["--replay", "--stats", "--by", "--on-busy", "--stop-signal", "--stop-timeout", "'queue'$'\\n''drop'", "'USR1'"] {
       #expect(script.contains(word), "\(word)")
     }
     let result = try PaceExecutable.run(["--generate-completion-script", "bash"])

@@ -139,7 +139,7 @@ import Testing
 }
 
 /// "a@3" for the value "a" at frame 3; "|" is the finish, "^" the failure.
-private func mark(_ event: MarbleEvent, _ instant: VirtualInstant) -> String {
+func mark(_ event: MarbleEvent, _ instant: VirtualInstant) -> String {
   switch event {
   case .value(let value): "\(value)@\(instant.frame)"
   case .finish: "|@\(instant.frame)"

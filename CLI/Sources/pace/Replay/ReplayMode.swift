@@ -11,7 +11,7 @@ import Pace
 /// Each line starts with a timestamp (RFC 3339, or seconds since the epoch);
 /// it arrives at that instant, and an emitted line carries its emission
 /// instant, written as its own timestamp was. The order of events is the
-/// ``PacingRunner``'s, as in marble diagrams. At the end of the log, time
+/// ``LinePacer``'s (one run, or one per key with `--by`), as in marble diagrams. At the end of the log, time
 /// runs on until nothing is pending: a trailing line comes out at the time it
 /// was due, as it would have live.
 enum ReplayMode {
@@ -21,13 +21,13 @@ enum ReplayMode {
   }
 
   static func run(
-    stages: [PacingStage<ReplayLine>], counts: StageCounts?, input: Int32 = 0, into writer: inout LineWriter
+    stages: [PacingStage<ReplayLine>], by pattern: KeyPattern? = nil, counts: StageCounts?, input: Int32 = 0,
+    into writer: inout LineWriter
   ) throws(InputError) {
     var machines = stages.map { $0.makeStateMachine(for: ReplayInstant.self) }
     if let counts { machines = counts.counting(machines) }
-    var runner = PacingRunner(PacingPipeline(machines: machines))
-    func emit(_ event: PacingEvent<ReplayLine>, at instant: ReplayInstant) {
-      guard case .value(let line) = event else { return }
+    var runner = LinePacer(PacingPipeline(machines: machines), by: pattern) { $0.content.text }
+    func emit(_ line: ReplayLine, key _: String?, at instant: ReplayInstant) {
       writer.write(bytes: line.timestamp.formatted(instant).utf8)
       if let separator = line.separator { writer.write(bytes: CollectionOfOne(separator)) }
       writer.write(line.content)

@@ -6,14 +6,15 @@
 /// Where the stream loop sends the lines the stages emit: standard output,
 /// or a command.
 protocol LineSink {
-  /// A line the stages emitted.
-  mutating func emit(_ line: Line)
+  /// A line the stages emitted, with its key (`--by`; nil without, or for
+  /// a line that matches no key).
+  mutating func emit(_ line: Line, key: String?)
   /// Called before the loop waits for anything: nothing emitted may wait.
   mutating func flush()
 }
 
 extension LineWriter: LineSink {
-  mutating func emit(_ line: Line) {
+  mutating func emit(_ line: Line, key _: String?) {
     write(line)
   }
 }

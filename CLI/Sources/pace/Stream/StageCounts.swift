@@ -52,6 +52,7 @@ private struct CountingMachine<Value: Sendable, Instant: InstantProtocol>: Pacin
 
   var deadline: Instant? { base.deadline }
   var hasPendingValue: Bool { base.hasPendingValue }
+  var isDiscardable: Bool { base.isDiscardable }  // Counting keeps nothing of a key: `--by` may drop it.
 
   private func counted(_ action: PacingAction<Value>) -> PacingAction<Value> {
     let emitted = action.reduce(0) { count, event in

@@ -25,7 +25,7 @@ extension StreamCommand {
       let stages = try stages { (line: ReplayLine) in line.content.text }
       let counts = stats ? StageCounts(names: Self.names(of: stages)) : nil
       do {
-        try ReplayMode.run(stages: stages, counts: counts, into: &writer)
+        try ReplayMode.run(stages: stages, by: by, counts: counts, into: &writer)
       } catch {
         writer.flush()
         throw UsageError(error.message)
@@ -38,14 +38,14 @@ extension StreamCommand {
       return try await runCommand(options, stages: stages, counts: counts)
     }
     do {
-      try StreamMode.run(stages: stages, counts: counts, into: &writer)
+      try StreamMode.run(stages: stages, by: by, counts: counts, into: &writer)
     } catch {
       throw Self.cannotRead(error)
     }
     finish(counts)
   }
 
-  /// `-- COMMAND`: each emitted line runs it, with the on-busy mode.
+  /// `-- COMMAND`: each emitted line runs it, with the on-busy mode (per key with `--by`).
   private func runCommand(_ options: CommandOptions, stages: [PacingStage<Line>], counts: StageCounts?) async throws {
     let runner = CommandRunner(options)
     let signals = TerminationSignals(stopping: runner)
@@ -57,7 +57,7 @@ extension StreamCommand {
       let started = BlockingThread.start {
         var sink = CommandSink(runner: runner)
         do throws(ReadError) {
-          try StreamMode.run(stages: stages, counts: counts, into: &sink)
+          try StreamMode.run(stages: stages, by: by, counts: counts, into: &sink)
           done.resume(returning: nil)
         } catch {
           done.resume(returning: error)

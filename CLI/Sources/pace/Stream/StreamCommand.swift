@@ -7,7 +7,7 @@ import ArgumentParser
 import Pace
 import PaceStageText
 
-/// `pace [--replay] [--stats] [--on-busy …] STAGE... [-- COMMAND [ARG...]]`:
+/// `pace [--replay] [--stats] [--by REGEX] [--on-busy …] STAGE... [-- COMMAND [ARG...]]`:
 /// the stream, replay and command modes, and `pace`'s default subcommand.
 ///
 /// The options may stand anywhere before `--`. Every other word up to `--`
@@ -18,10 +18,10 @@ struct StreamCommand: AsyncParsableCommand {
     commandName: "stream",
     abstract: "Paces the lines of standard input through stages, or runs a command for each line that comes out.",
     usage: """
-      pace [--stats] STAGE...
-      pace [--on-busy <mode>] STAGE... -- COMMAND [ARG...]
-      pace --replay [--stats] STAGE...
-      pace marble DIAGRAM STAGE...
+      pace [--stats] [--by <regex>] STAGE...
+      pace [--by <regex>] [--on-busy <mode>] STAGE... -- COMMAND [ARG...]
+      pace --replay [--stats] [--by <regex>] STAGE...
+      pace marble [--by <regex>] DIAGRAM STAGE...
       pace demo [--script FILE] [--speed FACTOR] [--seed N] [--replay]
       """,
     discussion: """
@@ -49,6 +49,14 @@ struct StreamCommand: AsyncParsableCommand {
 
         $ pace --replay --stats throttle 10m < alerts.log
 
+      Pace each key on its own with --by: the key is the regular
+      expression's first capture group, or else its whole match; the lines
+      that match no key share one key of their own. Keys do not wait for
+      one another: at one instant, the key whose deadline was set first
+      comes first. At most one alert per host every 10 minutes:
+
+        $ tail -f alerts.log | pace --by 'host=([^ ]+)' throttle 10m
+
       Try an operator on a marble diagram (see 'pace marble --help'):
 
         $ pace marble 'abcd----e---f-g----|' debounce 3
@@ -67,8 +75,20 @@ struct StreamCommand: AsyncParsableCommand {
   @Flag(help: "Read each line's time from its leading timestamp, not the clock. Off by default.")
   var replay = false
 
-  @Flag(help: "Count the lines in and out of each stage on standard error. Off by default.")
+  @Flag(help: "Count the lines in and out of each stage on standard error, over all keys. Off by default.")
   var stats = false
+
+  @Option(
+    help: ArgumentHelp(
+      """
+      Pace each key on its own: the key is the first capture group of <regex>, \
+      or else its whole match. Lines that match no key share one key of their \
+      own. With a command, --on-busy applies per key, and the key is in \
+      PACE_KEY (unset for the lines that match no key).
+      """,
+      valueName: "regex"),
+    transform: { try KeyPattern($0) })
+  var by: KeyPattern?
 
   @Option(
     help: ArgumentHelp(
@@ -126,7 +146,7 @@ struct StreamCommand: AsyncParsableCommand {
   }
 
   func validate() throws {
-    if words.isEmpty, !replay, !stats, onBusy == nil, stopSignal == nil, stopTimeout == nil {
+    if words.isEmpty, !replay, !stats, by == nil, onBusy == nil, stopSignal == nil, stopTimeout == nil {
       throw CleanExit.helpRequest(self)  // `pace` alone shows its help.
     }
     if command?.isEmpty == true {
@@ -161,6 +181,7 @@ struct StreamCommand: AsyncParsableCommand {
     options.onBusy = onBusy ?? options.onBusy
     options.stopSignal = stopSignal ?? options.stopSignal
     options.stopTimeout = stopTimeout ?? options.stopTimeout
+    options.isKeyed = by != nil
     return options
   }
 

@@ -8,7 +8,8 @@ import Pace
 /// `pace STAGE...`: paces the lines of standard input in real time.
 ///
 /// One loop on one thread: it reads whatever input there is, hands its lines
-/// to the stages (a ``PacingRunner``) at the instant the read returned, and
+/// to the stages (a ``LinePacer``: one run, or one per key with `--by`) at
+/// the instant the read returned, and
 /// otherwise sleeps until the input or the stages' next deadline, whichever
 /// comes first. When and what to emit is the policies' alone. At the end of
 /// the input the finish rules apply (a debounce flushes at once, a throttle
@@ -16,15 +17,16 @@ import Pace
 /// once when the stages finish (`take`).
 enum StreamMode {
   static func run<Sink: LineSink>(
-    stages: [PacingStage<Line>], counts: StageCounts?, input: Int32 = 0, into sink: inout Sink
+    stages: [PacingStage<Line>], by pattern: KeyPattern? = nil, counts: StageCounts?, input: Int32 = 0,
+    into sink: inout Sink
   ) throws(ReadError) {
     var machines = stages.map { $0.makeStateMachine(for: DriverInstant.self, converting: DriverDuration.init) }
     if let counts { machines = counts.counting(machines) }
-    var runner = PacingRunner(PacingPipeline(machines: machines))
+    var runner = LinePacer(PacingPipeline(machines: machines), by: pattern) { $0.text }
     // Captures only `sink`: a captured `var` would be checked for exclusive
     // access at run time, line after line.
-    func emit(_ event: PacingEvent<Line>, at _: DriverInstant) {
-      if case .value(let line) = event { sink.emit(line) }  // A finish or failure: `runner.isTerminated`.
+    func emit(_ line: Line, key: String?, at _: DriverInstant) {
+      sink.emit(line, key: key)
     }
     var reader = LineReader(descriptor: input)
     var batch: [Line] = []

@@ -15,6 +15,8 @@ struct CommandOptions: Sendable {
   var stopSignal: StopSignal = .term
   /// `--stop-timeout`: how long a stopped command has before SIGKILL.
   var stopTimeout: Duration = .seconds(10)
+  /// `--by`: each key has its own runs, and its key is in `PACE_KEY`.
+  var isKeyed = false
 
   /// The command as the user wrote it, for messages.
   var displayName: String {

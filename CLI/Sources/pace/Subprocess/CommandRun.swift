@@ -37,16 +37,22 @@ enum CommandRun {
 
   /// pace's environment, with the line in `PACE_LINE` when an environment
   /// variable can hold it (no NUL byte, under 128 KiB); without it, so that
-  /// the command still runs, the line on its standard input.
-  static func environment(for line: [UInt8]) -> Environment {
-    guard line.count <= longestEnvironmentLine, !line.contains(0) else { return .inherit.updating(["PACE_LINE": nil]) }
-    return .inherit.updating(["PACE_LINE": String(decoding: line, as: UTF8.self)])
+  /// the command still runs, the line on its standard input. With `--by`
+  /// (`key` not nil), the line's key in `PACE_KEY`, unset for a line that
+  /// matches no key.
+  static func environment(for line: [UInt8], key: String?? = nil) -> Environment {
+    var updates: [Environment.Key: String?] = ["PACE_LINE": nil]
+    if line.count <= longestEnvironmentLine, !line.contains(0) {
+      updates["PACE_LINE"] = String(decoding: line, as: UTF8.self)
+    }
+    if let key { updates["PACE_KEY"] = key.flatMap { $0.utf8.contains(0) ? nil : $0 } }
+    return .inherit.updating(updates)
   }
 
-  /// Runs the command for `line`; calls `started` with its process group
-  /// once it runs.
+  /// Runs the command for `line`, of `key` with `--by`; calls `started`
+  /// with its process group once it runs.
   static func run(
-    _ options: CommandOptions, line: [UInt8], started: @Sendable (pid_t) -> Void
+    _ options: CommandOptions, line: [UInt8], key: String?, started: @Sendable (pid_t) -> Void
   ) async -> Outcome {
     var platform = PlatformOptions()
     platform.processGroupID = 0  // A group of its own, led by the command.
@@ -62,7 +68,7 @@ enum CommandRun {
       let result = try await Subprocess.run(
         executable,
         arguments: Arguments(options.arguments),
-        environment: Self.environment(for: line),
+        environment: Self.environment(for: line, key: options.isKeyed ? .some(key) : nil),
         platformOptions: platform,
         input: .inputWriter,
         output: .currentStandardOutput,

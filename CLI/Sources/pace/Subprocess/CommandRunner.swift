@@ -20,6 +20,11 @@ import Pace
 /// answers (start, keep waiting, drop, restart). `--on-busy signal` is the
 /// policy's drop, plus the stop signal to the running command.
 ///
+/// With `--by`, each key has a policy and runs of its own: a line waits
+/// for, drops, restarts or signals only its own key's command, and the
+/// commands of different keys run side by side. A key's state goes when
+/// nothing of it runs or waits. Without `--by`, every line has the one key nil.
+///
 /// Events (lines, runs that start and end, the end of the input, a stop) go
 /// through one stream to one task, which alone holds the state: no lock.
 /// At most ``pendingLineLimit`` lines wait in the stream: a line beyond
@@ -27,9 +32,9 @@ import Pace
 /// the policy takes them (the input is then read more slowly).
 final class CommandRunner: Sendable {
   private enum Event: Sendable {
-    case line([UInt8])
-    case started(generation: UInt64, group: pid_t)
-    case ended(generation: UInt64, CommandRun.Outcome)
+    case line([UInt8], key: String?)
+    case started(key: String?, generation: UInt64, group: pid_t)
+    case ended(key: String?, generation: UInt64, CommandRun.Outcome)
     case finish(CheckedContinuation<Int32?, Never>)
     case stop(status: Int32, CheckedContinuation<Int32?, Never>)
   }
@@ -58,25 +63,26 @@ final class CommandRunner: Sendable {
     }
   }
 
-  /// An emitted line (its bytes, without the newline). Waits only while
-  /// ``pendingLineLimit`` lines wait already: call it from a thread that may
-  /// block (not one of Swift concurrency's, which the supervisor needs).
-  func lineEmitted(_ line: [UInt8]) {
+  /// An emitted line (its bytes, without the newline) and its key. Waits
+  /// only while ``pendingLineLimit`` lines wait already: call it from a
+  /// thread that may block (not one of Swift concurrency's, which the
+  /// supervisor needs).
+  func lineEmitted(_ line: [UInt8], key: String? = nil) {
     lineRoom.wait()
-    events.yield(.line(line))
+    events.yield(.line(line, key: key))
   }
 
-  /// The end of the input: returns when the running command and any run
-  /// that waits for it have ended, with the exit status of a stop that
+  /// The end of the input: returns when the running commands and any run
+  /// that waits for one have ended, with the exit status of a stop that
   /// came meanwhile (see ``stop(exitStatus:)``), or nil.
   func finish() async -> Int32? {
     await withCheckedContinuation { events.yield(.finish($0)) }
   }
 
   /// `pace` was asked to stop, to exit with `exitStatus`: drops what waits,
-  /// stops the running command by the stop rules, and returns when it has
-  /// ended, with the exit status of the first stop (a second Ctrl-C does
-  /// not change it).
+  /// stops the running commands by the stop rules, and returns when they
+  /// have ended, with the exit status of the first stop (a second Ctrl-C
+  /// does not change it).
   func stop(exitStatus: Int32) async -> Int32 {
     await withCheckedContinuation { events.yield(.stop(status: exitStatus, $0)) } ?? exitStatus
   }
@@ -85,12 +91,8 @@ final class CommandRunner: Sendable {
   private struct Supervision {
     let options: CommandOptions
     let events: AsyncStream<Event>.Continuation
-    var policy: OnBusyStateMachine<[UInt8]>
-    /// The run in progress: its generation, task and process group, and
-    /// signals asked for before its group was known.
-    var running: (generation: UInt64, task: Task<Void, Never>, group: pid_t?, isStopping: Bool, hasPendingSignal: Bool)?
-    /// A run the policy has started that waits for the one it restarts to end.
-    var pendingStart: (line: [UInt8], generation: UInt64)?
+    /// The keys with a run or a line that waits.
+    var keys: [String?: KeyRuns] = [:]
     /// Who waits for the end (the end of the input, a stop, another stop):
     /// all of them are answered when it comes.
     var waiters: [CheckedContinuation<Int32?, Never>] = []
@@ -102,58 +104,122 @@ final class CommandRunner: Sendable {
     init(options: CommandOptions, events: AsyncStream<Event>.Continuation) {
       self.options = options
       self.events = events
-      policy = OnBusyStateMachine(options.onBusy.policy)
     }
 
     mutating func handle(_ event: Event) {
       switch event {
-      case .line(let line):
+      case .line(let line, let key):
         guard !isStopping, !isDone else { return }
-        perform(policy.workRequested(line))
-      case .started(let generation, let group):
-        guard running?.generation == generation else { return }
-        running?.group = group
-        if running?.isStopping == true { running?.task.cancel() }
-        if running?.hasPendingSignal == true { killpg(group, options.stopSignal.number) }
-        running?.hasPendingSignal = false
-      case .ended(let generation, let outcome):
-        let wasStopped = running?.generation == generation && running?.isStopping == true
-        if running?.generation == generation { running = nil }
-        report(outcome, wasStopped: wasStopped)
-        if let next = pendingStart, !isStopping {
-          // The restarted run ends: the newest line's run starts only now.
-          pendingStart = nil
-          start(next.line, generation: next.generation)
-        } else {
-          perform(policy.workFinished(generation: generation))
+        update(key) { runs, options, events in
+          let action = runs.policy.workRequested(line)
+          runs.perform(action, options, events)
+        }
+      case .started(let key, let generation, let group):
+        update(key) { runs, options, _ in runs.started(generation: generation, group: group, options) }
+      case .ended(let key, let generation, let outcome):
+        let isStopping = isStopping
+        update(key) { runs, options, events in
+          runs.ended(generation: generation, outcome, isStopping: isStopping, options, events)
         }
       case .finish(let waiter):
         waiters.append(waiter)
       case .stop(let status, let waiter):
         waiters.append(waiter)
         if stopStatus == nil { stopStatus = status }
-        pendingStart = nil
-        _ = policy.cancelled()
-        if running != nil, running?.isStopping == false {
-          running?.isStopping = true
-          running?.task.cancel()
-        }
+        for key in Array(keys.keys) { update(key) { runs, _, _ in runs.stop() } }
       }
-      if !waiters.isEmpty,
-        isDone || (running == nil && pendingStart == nil && (isStopping || !policy.hasWaitingRequest))
-      {
+      if !waiters.isEmpty, isDone || keys.values.allSatisfy({ $0.isSettled(isStopping: isStopping) }) {
         isDone = true
         for waiter in waiters { waiter.resume(returning: stopStatus) }
         waiters = []
       }
     }
 
+    /// Changes `key`'s runs in place (a new key starts with a policy of its
+    /// own), then forgets the key if nothing of it runs or waits.
+    private mutating func update(
+      _ key: String?, _ change: (inout KeyRuns, CommandOptions, AsyncStream<Event>.Continuation) -> Void
+    ) {
+      let index: [String?: KeyRuns].Index
+      if let live = keys.index(forKey: key) {
+        index = live
+      } else {
+        keys[key] = KeyRuns(key: key, options: options)
+        index = keys.index(forKey: key)!
+      }
+      change(&keys.values[index], options, events)
+      if keys.values[index].isIdle { keys.remove(at: index) }
+    }
+  }
+
+  /// One key's runs: its on-busy policy, its running command, and a run
+  /// that waits for a restarted one to end.
+  private struct KeyRuns {
+    let key: String?
+    var policy: OnBusyStateMachine<[UInt8]>
+    /// The run in progress: its generation, task and process group, and
+    /// signals asked for before its group was known.
+    var running: (generation: UInt64, task: Task<Void, Never>, group: pid_t?, isStopping: Bool, hasPendingSignal: Bool)?
+    /// A run the policy has started that waits for the one it restarts to end.
+    var pendingStart: (line: [UInt8], generation: UInt64)?
+
+    init(key: String?, options: CommandOptions) {
+      self.key = key
+      policy = OnBusyStateMachine(options.onBusy.policy)
+    }
+
+    /// Nothing of it runs or waits: a new policy would do the same.
+    var isIdle: Bool {
+      running == nil && pendingStart == nil && policy.runningGeneration == nil && !policy.hasWaitingRequest
+    }
+
+    /// Nothing of it runs, and nothing waits that will run.
+    func isSettled(isStopping: Bool) -> Bool {
+      running == nil && pendingStart == nil && (isStopping || !policy.hasWaitingRequest)
+    }
+
+    mutating func started(generation: UInt64, group: pid_t, _ options: CommandOptions) {
+      guard running?.generation == generation else { return }
+      running?.group = group
+      if running?.isStopping == true { running?.task.cancel() }
+      if running?.hasPendingSignal == true { killpg(group, options.stopSignal.number) }
+      running?.hasPendingSignal = false
+    }
+
+    mutating func ended(
+      generation: UInt64, _ outcome: CommandRun.Outcome, isStopping: Bool, _ options: CommandOptions,
+      _ events: AsyncStream<Event>.Continuation
+    ) {
+      let wasStopped = running?.generation == generation && running?.isStopping == true
+      if running?.generation == generation { running = nil }
+      Self.report(outcome, wasStopped: wasStopped, options)
+      if let next = pendingStart, !isStopping {
+        // The restarted run ends: the newest line's run starts only now.
+        pendingStart = nil
+        start(next.line, generation: next.generation, options, events)
+      } else {
+        perform(policy.workFinished(generation: generation), options, events)
+      }
+    }
+
+    /// `pace` stops: what waits is dropped, and the running command stopped.
+    mutating func stop() {
+      pendingStart = nil
+      _ = policy.cancelled()
+      if running != nil, running?.isStopping == false {
+        running?.isStopping = true
+        running?.task.cancel()
+      }
+    }
+
     /// Does what the policy answered.
-    private mutating func perform(_ action: OnBusyAction<[UInt8]>) {
+    mutating func perform(
+      _ action: OnBusyAction<[UInt8]>, _ options: CommandOptions, _ events: AsyncStream<Event>.Continuation
+    ) {
       switch action {
       case .start(let line, let generation):
         // Nothing runs, or the waiting line runs now.
-        start(line, generation: generation)
+        start(line, generation: generation, options, events)
       case .restart(let cancelling, let line, let generation):
         // Stop the running one (its whole group); start the new one when it has ended.
         pendingStart = (line, generation)
@@ -163,7 +229,7 @@ final class CommandRunner: Sendable {
         }
       case .drop:
         // The line never runs; in signal mode the running command is told.
-        if options.onBusy == .signal { signalRunning() }
+        if options.onBusy == .signal { signalRunning(options) }
       case .none, .wait, .cancelAll:
         // Nothing to do now: the line waits (queue), or the runner stops everything itself.
         break
@@ -171,7 +237,7 @@ final class CommandRunner: Sendable {
     }
 
     /// Sends the stop signal to the running command's process group.
-    private mutating func signalRunning() {
+    private mutating func signalRunning(_ options: CommandOptions) {
       if let group = running?.group {
         killpg(group, options.stopSignal.number)
       } else {
@@ -182,20 +248,22 @@ final class CommandRunner: Sendable {
       }
     }
 
-    private mutating func start(_ line: [UInt8], generation: UInt64) {
-      let (options, events) = (options, events)
+    private mutating func start(
+      _ line: [UInt8], generation: UInt64, _ options: CommandOptions, _ events: AsyncStream<Event>.Continuation
+    ) {
+      let key = key
       let task = Task {
-        let outcome = await CommandRun.run(options, line: line) { group in
-          events.yield(.started(generation: generation, group: group))
+        let outcome = await CommandRun.run(options, line: line, key: key) { group in
+          events.yield(.started(key: key, generation: generation, group: group))
         }
-        events.yield(.ended(generation: generation, outcome))
+        events.yield(.ended(key: key, generation: generation, outcome))
       }
       running = (generation, task, nil, false, false)
     }
 
     /// A run that failed is told on standard error, in one line; one that
     /// pace stopped is not.
-    private func report(_ outcome: CommandRun.Outcome, wasStopped: Bool) {
+    private static func report(_ outcome: CommandRun.Outcome, wasStopped: Bool, _ options: CommandOptions) {
       let name = options.displayName
       let message: String
       switch outcome {

@@ -7,8 +7,8 @@
 struct CommandSink: LineSink {
   let runner: CommandRunner
 
-  mutating func emit(_ line: Line) {
-    runner.lineEmitted(line.bytes)
+  mutating func emit(_ line: Line, key: String?) {
+    runner.lineEmitted(line.bytes, key: key)
   }
 
   mutating func flush() {}

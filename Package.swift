@@ -39,6 +39,10 @@ let package = Package(
     // What users import in their tests: PaceMarbles plus Swift Testing assertions.
     .target(name: "PaceTesting", dependencies: ["Pace", "PaceMarbles"]),
     // Also the tests of PaceStageText, which share PaceTests' seeded generator and marble cases.
+    // The measurement that chose the keyed pacers' timer structure (README,
+    // "Pacing per key"): `swift run -c release KeyedTimerComparison`. Uses
+    // Pace's `package` API, so it lives here, not in Benchmarks/.
+    .executableTarget(name: "KeyedTimerComparison", dependencies: ["Pace"]),
     .testTarget(name: "PaceTests", dependencies: ["Pace", "PaceMarbles", "PaceStageText", "PaceTesting"]),
     .testTarget(name: "PaceMarblesTests", dependencies: ["Pace", "PaceMarbles"]),
     .testTarget(name: "PaceTestingTests", dependencies: ["Pace", "PaceTesting"]),

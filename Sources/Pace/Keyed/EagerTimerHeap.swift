@@ -68,7 +68,7 @@ package struct EagerTimerHeap: KeyedTimerHeap {
 
   @usableFromInline
   package mutating func rebuild(from live: [KeyedTimerEntry]) {
-    entries = []
+    (entries, places) = ([], [])
     for entry in live { arm(Int(entry.slot), at: entry.deadline) }
   }
 

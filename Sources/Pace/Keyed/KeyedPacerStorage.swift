@@ -87,6 +87,9 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     { owner, onTimerThread in unsafeDowncast(owner, to: KeyedPacerStorage.self).timerFired(onTimerThread: onTimerThread) }
   }
 
+  /// The driver's clock, now: for a measurement that sets deadlines of its own.
+  package var now: DriverInstant { scheduler.now }
+
   /// The number of keys with state: a pending value, an open window, or a
   /// policy that remembers (distinct, skip, take).
   package var liveKeyCount: Int {
@@ -256,8 +259,15 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   @usableFromInline
   func dropCollected(_ state: inout State) {
     guard !state.dropped.isEmpty else { return }
-    state.dropped.sort(by: >)
-    for slot in state.dropped { drop(slot, &state) }
+    if state.dropped.count >= 1_024, state.dropped.count &* 4 >= state.slots.count {
+      // Many at once (a million keys due at one instant): one pass over the
+      // slots, then the index and the timers made anew from the rest.
+      state.slots.remove(slots: state.dropped)
+      rebuildTimers(&state)
+    } else {
+      state.dropped.sort(by: >)
+      for slot in state.dropped { drop(slot, &state) }
+    }
     state.dropped.removeAll(keepingCapacity: state.dropped.capacity <= TimerHeap<Key, Void>.retainedCapacity)
   }
 
@@ -270,8 +280,9 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     scheduler.follow(state.armed.follow(earliest), owner: self, fire: Self.fire)
   }
 
-  /// Stale timer entries outnumber the live keys: rebuilds the queue from the
-  /// keys' armed deadlines, so that memory follows the live keys.
+  /// Rebuilds the timer queue from the keys' armed deadlines: when stale
+  /// entries outnumber the live keys (so that memory follows the live keys),
+  /// or when the slots were renumbered.
   @usableFromInline
   func rebuildTimers(_ state: inout State) {
     var live: [KeyedTimerEntry] = []

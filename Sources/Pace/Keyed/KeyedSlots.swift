@@ -137,6 +137,22 @@ package struct KeyedSlots<Key: Hashable, Machine> {
     return moved
   }
 
+  /// Removes the keys in `doomed` (slot numbers, each at most once) in one
+  /// pass: the other keys keep their order but not their slot numbers, and
+  /// the index is made anew. For a firing that drops many keys at once,
+  /// where removing them one by one would rehash a moved key each time.
+  package mutating func remove(slots doomed: [Int]) {
+    var kept = [Bool](repeating: true, count: slots.count)
+    for slot in doomed { kept[slot] = false }
+    var survivors: [Slot] = []
+    survivors.reserveCapacity(Swift.max(slots.count &- doomed.count, 0) &* 2)
+    for slot in slots.indices where kept[slot] { survivors.append(slots[slot]) }
+    slots = survivors
+    var bucketCount = Swift.max(buckets.count, 16)
+    while bucketCount > Self.retainedCapacity * 2, slots.count &* 8 < bucketCount { bucketCount /= 4 }
+    rebuildIndex(bucketCount: bucketCount)
+  }
+
   /// Removes every key.
   package mutating func removeAll() {
     slots = []

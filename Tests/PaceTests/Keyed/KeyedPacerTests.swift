@@ -41,11 +41,12 @@ import Testing
     switch timers {
     case .lazyHeap: await run(stages, keys: keys, events: events, timers: LazyTimerHeap.self)
     case .eagerHeap: await run(stages, keys: keys, events: events, timers: EagerTimerHeap.self)
+    case .wheel: await run(stages, keys: keys, events: events, timers: TimerWheel.self)
     }
   }
 
   /// The timer structures a keyed driver can run on (``KeyedTimerQueue``).
-  enum TimerStructure: CaseIterable { case lazyHeap, eagerHeap }
+  enum TimerStructure: CaseIterable { case lazyHeap, eagerHeap, wheel }
 
   static func run<Timers: KeyedTimerQueue>(
     _ stages: [PacingStage<String>], keys: Range<Int>, events: [Int: [(key: Int, value: String)]],
@@ -132,6 +133,23 @@ import Testing
     #expect(keyed.byKey[1] == ["a@13"])
     #expect(keyed.byKey[2] == ["b@53"])
     #expect(keyed.byKey[0] == ["hot@102"])  // Its own burst ends when it pauses.
+  }
+
+  /// Thousands of keys due at one instant leave in one pass (the slots
+  /// renumbered, the timers rebuilt): the keys that stay still fire on time.
+  @Test(arguments: TimerStructure.allCases)
+  func manyKeysDueAtOnce_leaveTogether_andTheOthersStillFireOnTime(timers: TimerStructure) async throws {
+    let stages = try PacingStage<String>.parse(["debounce", "3"], durations: .frames)
+    var events: [Int: [(key: Int, value: String)]] = [:]
+    for key in 0..<3_000 {
+      events[0, default: []].append((key, "v\(key)"))
+      if key.isMultiple(of: 3) { events[2, default: []].append((key, "w\(key)")) }  // Its burst goes on: due at 5.
+    }
+    let (keyed, _, liveKeys) = await Self.run(stages, keys: 0..<3_000, events: events, timers: timers)
+    for key in 0..<3_000 {
+      #expect(keyed.byKey[key] == [key.isMultiple(of: 3) ? "w\(key)@5" : "v\(key)@3"], "key \(key)")
+    }
+    #expect(liveKeys == 0)
   }
 
   @Test func cancellingOneKey_dropsOnlyItsPendingValue_andIdleKeysLeaveNoState() async throws {

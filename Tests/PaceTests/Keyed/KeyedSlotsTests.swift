@@ -63,4 +63,16 @@ import Testing
     #expect(found == 100_000 && slots.count == 0)
     #expect(slots.capacity.slots <= 64 && slots.capacity.buckets <= 128)
   }
+
+  @Test func removingManySlotsInOnePass_keepsTheOthersFindable() {
+    var slots = KeyedSlots<Int, Int>()
+    for key in 0..<10_000 { _ = slots.insert(key, machine: key) }
+    slots.remove(slots: (0..<10_000).filter { slots[$0].key % 5 != 0 })
+    #expect(slots.count == 2_000 && slots.capacity.buckets < 4 * 10_000)
+    for key in 0..<10_000 {
+      let slot = slots.slot(of: key)
+      #expect((slot != nil) == key.isMultiple(of: 5), "key \(key)")
+      if let slot { #expect(slots[slot].machine == key) }
+    }
+  }
 }

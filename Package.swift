@@ -39,11 +39,16 @@ let package = Package(
     // What users import in their tests: PaceMarbles plus Swift Testing assertions.
     .target(name: "PaceTesting", dependencies: ["Pace", "PaceMarbles"]),
     // Also the tests of PaceStageText, which share PaceTests' seeded generator and marble cases.
+    // The timer structures measured against the keyed pacers' own (a lazy
+    // heap) and not chosen: an eager heap and a 1 ms wheel. Not a product;
+    // built on Pace's `package` API for the comparison and the tests.
+    .target(name: "KeyedTimerCandidates", dependencies: ["Pace"]),
     // The measurement that chose the keyed pacers' timer structure (README,
     // "Pacing per key"): `swift run -c release KeyedTimerComparison`. Uses
     // Pace's `package` API, so it lives here, not in Benchmarks/.
-    .executableTarget(name: "KeyedTimerComparison", dependencies: ["Pace"]),
-    .testTarget(name: "PaceTests", dependencies: ["Pace", "PaceMarbles", "PaceStageText", "PaceTesting"]),
+    .executableTarget(name: "KeyedTimerComparison", dependencies: ["Pace", "KeyedTimerCandidates"]),
+    .testTarget(
+      name: "PaceTests", dependencies: ["Pace", "PaceMarbles", "PaceStageText", "PaceTesting", "KeyedTimerCandidates"]),
     .testTarget(name: "PaceMarblesTests", dependencies: ["Pace", "PaceMarbles"]),
     .testTarget(name: "PaceTestingTests", dependencies: ["Pace", "PaceTesting"]),
   ]

@@ -12,6 +12,7 @@
 // It uses Pace's `package` API (the structures are not public), which is why
 // it lives in this package and not in Benchmarks/.
 
+import KeyedTimerCandidates
 import Pace
 
 typealias Machine = DebounceStateMachine<Int, DriverInstant>
@@ -111,10 +112,10 @@ func measure<Timers: KeyedTimerQueue>(_: Timers.Type, name: String) async -> [St
   return lines
 }
 
+// `KeyedTimerComparison lazy` (or `eager`, `wheel`) measures one structure only.
+let only = CommandLine.arguments.dropFirst().first
 var report: [String] = []
-for _ in 0..<1 {
-  report += await measure(LazyTimerHeap.self, name: "lazy heap ")
-  report += await measure(EagerTimerHeap.self, name: "eager heap")
-  report += await measure(TimerWheel.self, name: "1 ms wheel")
-}
+if only == nil || only == "lazy" { report += await measure(LazyTimerHeap.self, name: "lazy heap ") }
+if only == nil || only == "eager" { report += await measure(EagerTimerHeap.self, name: "eager heap") }
+if only == nil || only == "wheel" { report += await measure(TimerWheel.self, name: "1 ms wheel") }
 print(report.sorted().joined(separator: "\n"))

@@ -225,7 +225,17 @@ public struct KeyedPacingRunner<Key: Hashable, Machine: PacingStateMachine> {
     }
     if keys.values[index].isRemovable(inputEnded: inputEnded) {
       keys.remove(at: index)  // Its entries, if any, are stale now: discarded when they come up.
+      if queue.count > 2 &* keys.count &+ 1_024 { compactQueue() }
     }
+  }
+
+  /// Stale entries outnumber the live keys: keeps only each key's current
+  /// entry, so that memory follows the live keys, not the keys ever seen.
+  @usableFromInline
+  mutating func compactQueue() {
+    queue.replaceAll(with: keys.compactMap { key, state in
+      state.queued.map { KeyDeadline(deadline: $0.deadline, order: $0.order, key: key) }
+    })
   }
 
   /// Brings the first entry of the queue to an exact deadline: discards

@@ -195,7 +195,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   /// The driver's timer fired: every key due now fires, earliest first.
   /// With inline delivery and a handler with no isolation, the timer's thread
   /// delivers at once, as a pacer's does.
-  @usableFromInline
+  @inlinable
   func timerFired(onTimerThread: Bool) -> TimerDelivery? {
     let delivers = state.withLock { state -> Bool in
       state.armed.fired()
@@ -256,7 +256,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
 
   /// Drops the slots collected in `dropped`, last first, so that the slot
   /// moving into each place is never one still to drop.
-  @usableFromInline
+  @inlinable
   func dropCollected(_ state: inout State) {
     guard !state.dropped.isEmpty else { return }
     if state.dropped.count >= 1_024, state.dropped.count &* 4 >= state.slots.count {
@@ -283,7 +283,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   /// Rebuilds the timer queue from the keys' armed deadlines: when stale
   /// entries outnumber the live keys (so that memory follows the live keys),
   /// or when the slots were renumbered.
-  @usableFromInline
+  @inlinable
   func rebuildTimers(_ state: inout State) {
     var live: [KeyedTimerEntry] = []
     for slot in 0..<state.slots.count {

@@ -141,6 +141,7 @@ package struct KeyedSlots<Key: Hashable, Machine> {
   /// pass: the other keys keep their order but not their slot numbers, and
   /// the index is made anew. For a firing that drops many keys at once,
   /// where removing them one by one would rehash a moved key each time.
+  @inlinable
   package mutating func remove(slots doomed: [Int]) {
     var kept = [Bool](repeating: true, count: slots.count)
     for slot in doomed { kept[slot] = false }

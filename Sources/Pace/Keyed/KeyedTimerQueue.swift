@@ -10,13 +10,14 @@
 /// entry a queue hands back against it, so a queue may hand back entries
 /// that are stale (the key's timer was moved, disarmed, or its slot now
 /// holds another key): the driver skips them. Three structures were measured
-/// (the README's "Pacing per key" says which won and why):
+/// (the README's "Pacing per key" says which won and why; the two not chosen
+/// are in the `KeyedTimerCandidates` target, for the comparison and the tests):
 /// - ``LazyTimerHeap``: a binary heap that is told only of earlier deadlines;
 ///   a later one (a debounce send) writes nothing but the key's slot, and the
 ///   entry, popped early, is pushed back for the new deadline.
-/// - ``EagerTimerHeap``: a binary heap with each slot's place in it, moved on
+/// - `EagerTimerHeap`: a binary heap with each slot's place in it, moved on
 ///   every change of a key's deadline (O(log n) per debounce send).
-/// - ``TimerWheel``: a hierarchical wheel of 1 ms ticks whose entries keep
+/// - `TimerWheel`: a hierarchical wheel of 1 ms ticks whose entries keep
 ///   their exact deadline.
 @usableFromInline
 package protocol KeyedTimerQueue: Sendable {
@@ -50,23 +51,9 @@ package protocol KeyedTimerQueue: Sendable {
   mutating func rebuild(from entries: [KeyedTimerEntry])
 }
 
-/// A timer queue kept as a binary min-heap of entries (the first is the earliest).
-@usableFromInline
-package protocol KeyedTimerHeap: KeyedTimerQueue {
-  var entries: [KeyedTimerEntry] { get }
-}
-
-extension KeyedTimerHeap {
-  @inlinable
-  package var earliestDeadline: Int64? { entries.first?.deadline }
-
-  @inlinable
-  package var count: Int { entries.count }
-}
-
 /// A slot's timer: its deadline in nanoseconds, and the slot number.
 @usableFromInline
-package struct KeyedTimerEntry: Sendable {
+package struct KeyedTimerEntry: MinHeapElement, Sendable {
   @usableFromInline package var deadline: Int64
   @usableFromInline package var slot: Int32
 
@@ -75,4 +62,10 @@ package struct KeyedTimerEntry: Sendable {
     self.deadline = deadline
     self.slot = Int32(truncatingIfNeeded: slot)
   }
+}
+
+extension KeyedTimerEntry {
+  /// The earlier deadline comes first.
+  @inlinable
+  package func comesBefore(_ other: KeyedTimerEntry) -> Bool { deadline < other.deadline }
 }

@@ -12,8 +12,8 @@
 /// 16 bytes per entry and no index: a push or pop costs O(log n), a send
 /// that moves a deadline later costs nothing.
 @usableFromInline
-package struct LazyTimerHeap: KeyedTimerHeap {
-  @usableFromInline package var entries: [KeyedTimerEntry] = []
+package struct LazyTimerHeap: KeyedTimerQueue {
+  @usableFromInline var heap = MinHeap<KeyedTimerEntry>()
 
   @inlinable
   package init() {}
@@ -22,17 +22,14 @@ package struct LazyTimerHeap: KeyedTimerHeap {
   package static var followsEveryMove: Bool { false }
 
   @inlinable
+  package var earliestDeadline: Int64? { heap.first?.deadline }
+
+  @inlinable
+  package var count: Int { heap.count }
+
+  @inlinable
   package mutating func arm(_ slot: Int, at deadline: Int64) {
-    entries.append(KeyedTimerEntry(deadline: deadline, slot: slot))
-    var child = entries.count &- 1
-    let entry = entries[child]
-    while child > 0 {
-      let parent = (child &- 1) >> 1
-      guard entry.deadline < entries[parent].deadline else { break }
-      entries[child] = entries[parent]
-      child = parent
-    }
-    entries[child] = entry
+    heap.insert(KeyedTimerEntry(deadline: deadline, slot: slot))
   }
 
   /// Nothing to do: the entry pops stale, and the driver skips it.
@@ -47,34 +44,11 @@ package struct LazyTimerHeap: KeyedTimerHeap {
 
   @inlinable
   package mutating func popDue(at now: Int64, into due: inout [KeyedTimerEntry]) {
-    while let first = entries.first, first.deadline <= now {
-      due.append(first)
-      let last = entries.removeLast()
-      guard !entries.isEmpty else { break }
-      siftDown(last)
-    }
-    if entries.isEmpty, entries.capacity > TimerHeap<Int, Void>.retainedCapacity { entries = [] }
+    while let first = heap.first, first.deadline <= now { due.append(heap.removeFirst()) }
   }
 
-  /// Puts `entry` at the root, where the first entry was, and sifts it down.
   @inlinable
-  mutating func siftDown(_ entry: KeyedTimerEntry) {
-    let count = entries.count
-    var parent = 0
-    while true {
-      let left = 2 &* parent &+ 1
-      guard left < count else { break }
-      let right = left &+ 1
-      let smaller = right < count && entries[right].deadline < entries[left].deadline ? right : left
-      guard entries[smaller].deadline < entry.deadline else { break }
-      entries[parent] = entries[smaller]
-      parent = smaller
-    }
-    entries[parent] = entry
-  }
-
-  @usableFromInline
   package mutating func rebuild(from live: [KeyedTimerEntry]) {
-    entries = live.sorted { $0.deadline < $1.deadline }  // A sorted array is a heap.
+    heap.replaceAll(with: live)
   }
 }

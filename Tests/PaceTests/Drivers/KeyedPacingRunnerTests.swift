@@ -3,7 +3,7 @@
 // Licensed under Apache License v2.0. See LICENSE.txt for license information.
 //===----------------------------------------------------------------------===//
 
-import Pace
+@testable import Pace
 import PaceStageText
 import PaceTesting
 import Testing
@@ -194,5 +194,33 @@ import Testing
     #expect(runner.liveKeyCount <= 400)
     runner.fireAllTimers { _, _, _ in }
     #expect(runner.liveKeyCount == 0 && runner.deadline == nil)
+  }
+
+  /// A policy whose value says whether it waits: "wait" sets a far
+  /// deadline, anything else clears it (and the key can go at once).
+  struct WaitOrNot: PacingStateMachine {
+    var waitsUntil: VirtualInstant?
+    var deadline: VirtualInstant? { waitsUntil }
+    var isDiscardable: Bool { waitsUntil == nil }
+    mutating func valueReceived(_ value: String, at now: VirtualInstant) -> PacingAction<String> {
+      waitsUntil = value == "wait" ? now.advanced(by: .frames(1_000)) : nil
+      return .none
+    }
+    mutating func timerFired(at now: VirtualInstant) -> PacingAction<String> { .none }
+    mutating func upstreamFinished(at now: VirtualInstant) -> PacingAction<String> { .finish }
+    mutating func upstreamFailed(at now: VirtualInstant) -> PacingAction<String> { .fail }
+  }
+
+  /// Keys that go while their deadline is queued leave stale entries; they
+  /// never outnumber the live keys for long, whatever the count of keys seen.
+  @Test func keysThatGoBeforeTheirDeadline_leaveNoQueueBehind() {
+    var runner = KeyedPacingRunner<Int, WaitOrNot>(WaitOrNot())
+    runner.send("wait", for: -1, at: .frame(0), { _, _, _ in })  // Due first: the stale entries queue up behind it.
+    for key in 0..<20_000 {
+      runner.send("wait", for: key, at: .frame(1), { _, _, _ in })
+      runner.send("done", for: key, at: .frame(1), { _, _, _ in })
+    }
+    #expect(runner.liveKeyCount == 1)
+    #expect(runner.queue.count <= 2 + 1_024 + 1)
   }
 }

@@ -3,6 +3,7 @@
 // Licensed under Apache License v2.0. See LICENSE.txt for license information.
 //===----------------------------------------------------------------------===//
 
+import KeyedTimerCandidates
 import Pace
 @_spi(Tools) import PaceMarbles
 import PaceStageText

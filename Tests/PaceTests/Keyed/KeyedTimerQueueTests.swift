@@ -3,6 +3,7 @@
 // Licensed under Apache License v2.0. See LICENSE.txt for license information.
 //===----------------------------------------------------------------------===//
 
+import KeyedTimerCandidates
 @testable import Pace
 import Testing
 

@@ -3,6 +3,8 @@
 // Licensed under Apache License v2.0. See LICENSE.txt for license information.
 //===----------------------------------------------------------------------===//
 
+import Pace
+
 /// A hierarchical timer wheel of 1 ms ticks (6 levels of 64 buckets, about
 /// 2.2 years; a later deadline waits in an overflow list until it comes
 /// within reach) whose entries keep their exact deadline: a bucket of the
@@ -11,8 +13,8 @@
 /// Each bucket is a doubly linked list through per-slot links, so arming,
 /// moving and disarming a timer cost O(1) and leave nothing stale; a firing
 /// moves each entry down at most once per level. 18 bytes per slot (links,
-/// bucket, deadline). Measured beside ``LazyTimerHeap`` and
-/// ``EagerTimerHeap``; see ``KeyedTimerQueue``.
+/// bucket, deadline). Measured beside `LazyTimerHeap` and
+/// `EagerTimerHeap`; see `KeyedTimerQueue`.
 @usableFromInline
 package struct TimerWheel: KeyedTimerQueue {
   @inlinable static var tick: Int64 { 1_000_000 }
@@ -90,7 +92,7 @@ package struct TimerWheel: KeyedTimerQueue {
       if after >= 0 { links[after].previous = Int32(truncatingIfNeeded: new) }
     }
     links.removeLast(links.count &- old)
-    if links.capacity > TimerHeap<Int, Void>.retainedCapacity, links.count &* 4 < links.capacity { links = Array(links) }
+    if links.capacity > 256, links.count &* 4 < links.capacity { links = Array(links) }
   }
 
   @usableFromInline

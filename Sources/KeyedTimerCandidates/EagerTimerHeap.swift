@@ -3,15 +3,23 @@
 // Licensed under Apache License v2.0. See LICENSE.txt for license information.
 //===----------------------------------------------------------------------===//
 
+import Pace
+
 /// A binary min-heap of slot deadlines that always holds each key's exact
 /// deadline: every change moves the key's entry (O(log n) for each debounce
 /// send), found through the place of each slot in the heap.
 ///
 /// 16 bytes per entry, and 4 per slot for its place. Measured beside
-/// ``LazyTimerHeap`` and ``TimerWheel``; see ``KeyedTimerQueue``.
+/// `LazyTimerHeap` and `TimerWheel`; see `KeyedTimerQueue`.
 @usableFromInline
-package struct EagerTimerHeap: KeyedTimerHeap {
+package struct EagerTimerHeap: KeyedTimerQueue {
   @usableFromInline package var entries: [KeyedTimerEntry] = []
+
+  @inlinable
+  package var earliestDeadline: Int64? { entries.first?.deadline }
+
+  @inlinable
+  package var count: Int { entries.count }
   /// The place of each slot's entry in `entries`, or -1 when it has none.
   @usableFromInline var places: [Int32] = []
 
@@ -53,7 +61,7 @@ package struct EagerTimerHeap: KeyedTimerHeap {
       }
       places.removeLast(places.count &- old)
     }
-    if places.capacity > TimerHeap<Int, Void>.retainedCapacity, places.count &* 4 < places.capacity {
+    if places.capacity > 256, places.count &* 4 < places.capacity {
       places = Array(places)
     }
   }
@@ -82,7 +90,7 @@ package struct EagerTimerHeap: KeyedTimerHeap {
       places[Int(last.slot)] = Int32(truncatingIfNeeded: place)
       siftDown(place)
       siftUp(place)
-    } else if entries.isEmpty, entries.capacity > TimerHeap<Int, Void>.retainedCapacity {
+    } else if entries.isEmpty, entries.capacity > 256 {
       entries = []
     }
   }

@@ -28,6 +28,8 @@ let package = Package(
       ],
       swiftSettings: [.swiftLanguageMode(.v5)]
     ),
+    // Resident size and heap bytes in use, for the keyed benchmarks at scale.
+    .target(name: "MemoryStats"),
     .executableTarget(
       name: "PaceBenchmarks",
       dependencies: [
@@ -35,6 +37,7 @@ let package = Package(
         .product(name: "Benchmark", package: "benchmark"),
         .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
         "Peers",
+        "MemoryStats",
       ],
       path: "Benchmarks/PaceBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -47,6 +47,21 @@ def held(group):
     return 1_000_000 if group.startswith("keyed memory") else 100_000
 
 
+# The keyed benchmarks at scale (issue 18): each records figures of its own,
+# which `keyed_at_scale` prints, rather than one time per contender.
+KEYED_AT_SCALE = ("keyed lateness 1M over 10 s", "keyed due at once 1M", "keyed send tasks", "keyed peers 1M",
+                  "keyed churn 10M")
+# Their sizes, as KeyedTimerBenchmarks.swift, KeyedScalingBenchmarks.swift
+# and KeyedPeerBenchmarks.swift set them.
+KEYED_KEYS = 1_000_000
+KEYED_SEND_TASKS = (1, 2, 8)
+KEYED_SEND_LIVE_KEYS = 80_000
+KEYED_PEER_CAP = 1 << 30
+KEYED_CHURN_KEYS = 10_000_000
+KEYED_CHURN_LIVE = 10_000
+MIB = 1 << 20
+
+
 def fmt(value, unit=""):
     if value is None:
         return "-"
@@ -101,9 +116,11 @@ def main():
 
     print(f"Machine: {platform.node()}, {os.cpu_count()} cores, {platform.system()} {platform.machine()}")
     print()
+    groups = [group for group in groups if group not in KEYED_AT_SCALE]
     header = f"{'benchmark':<26} {'contender':<28} {'p50':>10} {'p99':>10} {'max':>10} {'mallocs':>8} {'peer ÷ Pace':>12}"
-    print(header)
-    print("-" * len(header))
+    if groups:
+        print(header)
+        print("-" * len(header))
     for group in groups:
         pace = pace_contender(group)
         contenders = sorted((c for g, c in results if g == group), key=lambda c: (not c.startswith("Pace"), c))
@@ -229,9 +246,95 @@ def main():
     if hot is not None:
         check("keyed: send to 10,000 hot keys among 1M, median ≤ 100 ns", hot <= 100, f"{fmt(hot, ' ns')}")
 
+    keyed_at_scale(results, p, check)
+
     print("Targets")
     for status, label, detail in checks:
         print(f"  {status:<6} {label}: {detail}")
+
+
+def keyed_at_scale(results, p, check):
+    """Prints the keyed benchmarks at scale (issue 18) and adds their checks."""
+    if not any(group in KEYED_AT_SCALE for group, _ in results):
+        return
+    print(f"Keyed pacing at scale (issue 18; this machine: {os.cpu_count()} cores)")
+
+    def figures(group, contender, *metrics):
+        """The median of each metric, or None if the benchmark did not run."""
+        values = [p(group, contender, metric) for metric in metrics]
+        return None if values[0] is None else values
+
+    group = "keyed lateness 1M over 10 s"
+    late = {q: p(group, "Pace KeyedDebouncer", "late_(µs)", q) for q in (50, 99, 100)}
+    fired = p(group, "Pace KeyedDebouncer", "keys_fired")
+    if fired is not None:
+        print(f"  {KEYED_KEYS:,} debounce deadlines spread evenly over 10 s, no-op handler: {fired:,.0f} fired; "
+              f"late p50 {fmt(late[50] / 1e3, ' ms')}, p99 {fmt(late[99] / 1e3, ' ms')}, "
+              f"max {fmt(late[100] / 1e3, ' ms')}")
+        check("keyed: 1M deadlines over 10 s all fire", fired == KEYED_KEYS, f"{fired:,.0f} of {KEYED_KEYS:,}")
+        check("keyed: 1M deadlines over 10 s, p99 lateness ≤ 10 ms", late[99] <= 10_000,
+              f"p99 {fmt(late[99] / 1e3, ' ms')}")
+
+    due = figures("keyed due at once 1M", "Pace KeyedPacer", "last_delivered_after_(µs)",
+                  "first_delivered_after_(µs)", "sending_took_(µs)", "keys_delivered")
+    if due:
+        last, first, sending, delivered = due
+        print(f"  {KEYED_KEYS:,} keys due at one instant (a KeyedPacer whose policy gives every key the first "
+              f"send's instant + 3 s; sent in {fmt(sending / 1e3, ' ms')}): {delivered:,.0f} delivered, the first "
+              f"{fmt(first / 1e3, ' ms')} and the last {fmt(last / 1e3, ' ms')} after the deadline")
+        check("keyed: 1M keys due at one instant all delivered", delivered == KEYED_KEYS,
+              f"{delivered:,.0f} of {KEYED_KEYS:,}")
+        check("keyed: 1M keys due at one instant delivered within 1 s of it (aim)", last <= 1e6,
+              f"last {fmt(last / 1e3, ' ms')} after the deadline")
+
+    per_send = {tasks: p("keyed send tasks", f"{tasks} {'task' if tasks == 1 else 'tasks'}", "per_send_(ns)")
+                for tasks in KEYED_SEND_TASKS}
+    if per_send[1] is not None:
+        print(f"  send throughput, tasks on distinct keys ({KEYED_SEND_LIVE_KEYS:,} live keys, 10,000 per task; "
+              f"{os.cpu_count()} cores, so at most {os.cpu_count()} tasks run at once):")
+        for tasks, ns in per_send.items():
+            if ns is None:
+                continue
+            scaling = "" if tasks == 1 else f", {per_send[1] / ns:.2f}× the throughput of 1 task"
+            print(f"    {tasks} {'task ' if tasks == 1 else 'tasks'}: {1e3 / ns:5.2f} M sends/s "
+                  f"({fmt(ns, ' ns')} per send, median of the rounds){scaling}")
+
+    group = "keyed peers 1M"
+    peers = ["Pace KeyedDebouncer", "Debouncer per key", "DispatchWorkItem per key", "Task per key"]
+    if any(p(group, contender, "keys_reached") is not None for contender in peers):
+        print(f"  per-key peers, each key with a pending value, filled until {KEYED_KEYS:,} keys or "
+              f"{KEYED_PEER_CAP // MIB:,} MiB of resident growth, whichever first:")
+        for contender in peers:
+            keys = p(group, contender, "keys_reached")
+            if keys is None:
+                continue
+            per_key = p(group, contender, "bytes_per_key")
+            stop = "reached the target" if keys >= KEYED_KEYS else "stopped at the memory cap"
+            print(f"    {contender:<26} {keys:>10,.0f} keys ({stop}), {fmt(per_key, ' B')} resident per key")
+        held_bytes = p("keyed memory Int", "Pace KeyedDebouncer", "memoryLeakedBytes")
+        if held_bytes is not None:
+            print(f"    {'(keyed memory Int: Pace':<26} {fmt(held_bytes / KEYED_KEYS, ' B')} allocated per key, "
+                  f"malloc's count)")
+
+    churn = figures("keyed churn 10M", "Pace KeyedDebouncer", "held_at_end_(B)", "held_at_peak_(B)",
+                    "resident_at_end_(B)", "resident_at_peak_(B)", "keys_delivered", "took_(ms)")
+    if churn:
+        held_end, held_peak, resident_end, resident_peak, keys, took = churn
+        per_key = p("keyed memory Int", "Pace KeyedDebouncer", "memoryLeakedBytes")
+        share = "" if per_key is None else \
+            f"; the live keys' share: {KEYED_CHURN_LIVE:,} × {fmt(per_key / KEYED_KEYS, ' B')} = " \
+            f"{fmt(KEYED_CHURN_LIVE * per_key / KEYED_KEYS / 1024, ' KiB')}"
+        print(f"  churn: {keys:,.0f} distinct keys in {fmt(took / 1e3, ' s')}, at most {KEYED_CHURN_LIVE:,} live, "
+              f"no sweep: heap held over the baseline {fmt(held_end / 1024, ' KiB')} at the end, "
+              f"{fmt(held_peak / 1024, ' KiB')} at the peak (resident {fmt(resident_end / 1024, ' KiB')} / "
+              f"{fmt(resident_peak / 1024, ' KiB')}){share}")
+        check("keyed churn: all 10M distinct keys sent and delivered", keys == KEYED_CHURN_KEYS,
+              f"{keys:,.0f} of {KEYED_CHURN_KEYS:,} (the sender stops after 60 s)")
+        check("keyed churn: memory held at the end ≤ 16 MiB over the baseline", held_end <= 16 * MIB,
+              f"{fmt(held_end / 1024, ' KiB')}")
+        check("keyed churn: memory held at the peak ≤ 64 MiB over the baseline", held_peak <= 64 * MIB,
+              f"{fmt(held_peak / 1024, ' KiB')}")
+    print()
 
 
 if __name__ == "__main__":

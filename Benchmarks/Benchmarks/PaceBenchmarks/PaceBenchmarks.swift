@@ -183,6 +183,9 @@ let benchmarks: @Sendable () -> Void = {
   registerMapLatestBenchmarks()  // mapLatest per element, against AsyncAlgorithms' flatMapLatest (its own file)
   registerTaskCoordinationBenchmarks()  // LatestTask and SingleFlight per call, against the hand-rolled ways
   registerKeyedBenchmarks()  // keyed pacing at 1M live keys: memory per key, send to random and hot keys
+  registerKeyedTimerBenchmarks()  // 1M keyed deadlines: lateness spread over 10 s; all due at one instant
+  registerKeyedScalingBenchmarks()  // keyed send with 1, 2, 8 tasks; 10M keys churning through 10,000 live
+  registerKeyedPeerBenchmarks()  // per-key Debouncer, DispatchWorkItem and Task at 1M keys, to a memory cap
 
   // MARK: Fire latency: how late the trailing call comes after its deadline
 

@@ -342,12 +342,12 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
 
 /// A key and one of its values, as the handler of a keyed driver receives them.
 @usableFromInline
-struct KeyedValue<Key: Sendable, Value: Sendable>: Sendable {
-  @usableFromInline let key: Key
-  @usableFromInline let value: Value
+package struct KeyedValue<Key: Sendable, Value: Sendable>: Sendable {
+  @usableFromInline package let key: Key
+  @usableFromInline package let value: Value
 
   @inlinable
-  init(key: Key, value: Value) {
+  package init(key: Key, value: Value) {
     self.key = key
     self.value = value
   }

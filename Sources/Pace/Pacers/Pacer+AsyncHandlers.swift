@@ -72,11 +72,7 @@ extension Pacer {
     let owner = WeakReference(owner)
     self.init(
       machine: machine, clock: clock, onBusy: onBusy,
-      call: { value in
-        guard let owner = owner.object else { return false }
-        await handler(owner, value)
-        return true
-      })
+      call: { value in await owner.ifPresent { owner in await handler(owner, value) } })
   }
 
   /// Creates a pacer whose `async` handler gets the object that owns it (a
@@ -107,10 +103,6 @@ extension Pacer {
     let owner = WeakReference(owner)
     self.init(
       machine: machine, clock: clock, onBusy: onBusy,
-      call: { value in
-        guard let owner = owner.object else { return false }
-        await handler(owner, value)
-        return true
-      })
+      call: { value in await owner.ifPresent { owner in await handler(owner, value) } })
   }
 }

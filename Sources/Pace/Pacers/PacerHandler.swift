@@ -83,4 +83,12 @@ final class WeakReference<Object: AnyObject & Sendable>: Sendable {
   init(_ object: Object) {
     self.object = object
   }
+
+  /// Runs `body` with the object if it is still there; false when it is
+  /// gone (an `async` handler's runner then ends).
+  func ifPresent(_ body: (Object) async -> Void) async -> Bool {
+    guard let object else { return false }
+    await body(object)
+    return true
+  }
 }

@@ -27,6 +27,13 @@ package struct LatestWins: Sendable, Hashable {
   @inlinable
   package init() {}
 
+  /// Starts counting after `generation`: work started here never shares a
+  /// generation with work of an earlier policy that may still be ending.
+  @inlinable
+  package init(after generation: UInt64) {
+    latest = generation
+  }
+
   /// New work starts: its generation, and the running work it supersedes.
   @inlinable
   package mutating func start() -> (generation: UInt64, superseding: UInt64?) {

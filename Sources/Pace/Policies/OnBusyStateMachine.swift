@@ -33,6 +33,18 @@ public struct OnBusyStateMachine<Request> {
     self.onBusy = onBusy
   }
 
+  /// Creates the policy for `onBusy`, whose generations follow `generation`
+  /// (see ``LatestWins/init(after:)``).
+  package init(_ onBusy: OnBusy, generationsAfter generation: UInt64) {
+    self.onBusy = onBusy
+    latest = LatestWins(after: generation)
+  }
+
+  /// The generation of the latest work started (0 before the first).
+  package var latestGeneration: UInt64 {
+    latest.latest
+  }
+
   /// The generation of the running work, if any.
   @inlinable
   public var runningGeneration: UInt64? {

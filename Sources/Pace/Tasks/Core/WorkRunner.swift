@@ -48,8 +48,21 @@ package struct WorkRunner<Request: Sendable, Success: Sendable>: Sendable {
     policy = OnBusyStateMachine(onBusy)
   }
 
+  /// A runner whose generations follow `generation`, so that the late end
+  /// of an earlier runner's lost task is never taken for one of its own.
+  package init(onBusy: OnBusy, generationsAfter generation: UInt64) {
+    policy = OnBusyStateMachine(onBusy, generationsAfter: generation)
+  }
+
   /// Whether work runs.
   package var isRunning: Bool { current != nil }
+
+  /// Whether nothing runs, waits or awaits progress: a new runner, started
+  /// after ``latestGeneration``, would behave the same.
+  package var isIdle: Bool { current == nil && !policy.hasWaitingRequest && progress.isEmpty && !isShutDown }
+
+  /// The generation of the latest work started.
+  package var latestGeneration: UInt64 { policy.latestGeneration }
 
   /// A request arrives; `waiter`, if any, awaits its result.
   package mutating func requested(_ request: Request, waiter: Waiter<Success>? = nil) -> Effects {

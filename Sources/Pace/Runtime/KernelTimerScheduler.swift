@@ -44,6 +44,10 @@
       var heap = TimerHeap<ObjectIdentifier, Timer>()
       /// The deadline the `timerfd` is armed for; `Int64.max` when disarmed.
       var armedDeadline = Int64.max
+      /// Whether the thread is firing what is due: it arms the `timerfd`
+      /// itself once it has caught up, so a driver that arms its next
+      /// deadline from its callback costs no system call.
+      var isFiring = false
     }
 
     private let state = LockedState(State())
@@ -81,7 +85,7 @@
       let replaced = state.withLock { state in
         let replaced = state.heap.arm(owner.id, at: at, payload: Timer(owner: owner, fire: fire))
         // Int64.max is "never": keep it in the heap, but no need to wake for it.
-        if at < state.armedDeadline, at < .max {
+        if !state.isFiring, at < state.armedDeadline, at < .max {
           state.armedDeadline = at
           c_pace_timerfd_arm(timerDescriptor, at)
         }
@@ -112,6 +116,8 @@
         // cooperative pool), `loop` returns as soon as it notices, and this
         // thread starts another.
         Task.immediate { await self.loop(on: pthread_self()) }
+        // The loop suspended mid-firing: the timerfd must wake this thread's next loop.
+        state.withLock { caughtUp(&$0) }
       }
     }
 
@@ -121,6 +127,9 @@
     /// It takes the due timers out one at a time, and arms the `timerfd` for
     /// the next only once they have all fired: what runs between the wake-up
     /// and the first handler is kept short, since it runs on cold caches.
+    /// Each time it reads the clock again, so that a timer that fell due
+    /// while others fired (a keyed driver's next key, a millisecond on)
+    /// fires in the same wake-up, with no system call to arm and wait.
     private func loop(on thread: pthread_t) async {
       var expirations: UInt64 = 0
       while true {
@@ -130,9 +139,8 @@
           // EINTR: a signal; EAGAIN: the timer was re-armed after it woke the read.
           precondition(error == EINTR || error == EAGAIN, "Pace's timer thread cannot read its timerfd: errno \(error)")
         }
-        let now = Self.kernelNanoseconds()
         var isWakeUp = true
-        while let due = state.withLock({ takeDue(at: now, isWakeUp: isWakeUp, &$0) }) {
+        while let due = state.withLock({ takeDue(at: Self.kernelNanoseconds(), isWakeUp: isWakeUp, &$0) }) {
           isWakeUp = false
           let owner = due.payload.owner.object
           if let delivery = due.payload.fire(owner, true) { await delivery(owner) }
@@ -146,14 +154,20 @@
     private func takeDue(at now: Int64, isWakeUp: Bool, _ state: inout State) -> TimerHeap<ObjectIdentifier, Timer>
       .Entry?
     {
-      // At a wake-up the timerfd has expired: an `arm` from then on arms it again.
-      if isWakeUp { state.armedDeadline = .max }
+      // At a wake-up the timerfd has expired: it is armed again once the thread has caught up.
+      if isWakeUp { (state.armedDeadline, state.isFiring) = (.max, true) }
       if let due = state.heap.popFirst(dueAt: now) { return due }
+      caughtUp(&state)
+      return nil
+    }
+
+    /// Nothing is due, or the loop stopped firing: the `timerfd` is armed for the next timer.
+    private func caughtUp(_ state: inout State) {
+      state.isFiring = false
       if let next = state.heap.earliestDeadline, next < state.armedDeadline, next < .max {
         state.armedDeadline = next
         c_pace_timerfd_arm(timerDescriptor, next)
       }
-      return nil
     }
   }
 #endif

@@ -3,6 +3,7 @@
 // Licensed under Apache License v2.0. See LICENSE.txt for license information.
 //===----------------------------------------------------------------------===//
 
+import Foundation
 import Pace
 import Synchronization
 import Testing
@@ -139,5 +140,32 @@ actor Notifier {
     var seen: Set<String> = []
     for _ in 0..<3 { if let next = await deliveries.next() { seen.insert(next) } }
     #expect(seen == ["1: a", "2: b", "3: e"])  // The first of each user's; the rest fall in the window.
+  }
+}
+
+// The README's keyed autosave with an `async` handler, on the real clock.
+actor DocumentStore {
+  let (saves, saved) = AsyncStream<String>.makeStream()
+
+  func save(_ text: String, for document: UUID) async throws {
+    try await Task.sleep(for: .milliseconds(20))  // A write that takes time.
+    saved.yield(text)
+  }
+}
+
+@Suite struct ReadmeKeyedAsyncTests {
+  @Test func keyedAutosave_savesEachDocumentOnceAfterItsLastEdit_sideBySide() async {
+    let store = DocumentStore()
+    let autosave = KeyedPacer(.debounce(for: .milliseconds(50)), onBusy: .queue) { (document: UUID, text: String) in
+      try? await store.save(text, for: document)
+    }
+    let (first, second) = (UUID(), UUID())
+    for text in ["a", "ab", "abc"] { autosave.send(text, for: first) }
+    for text in ["x", "xy"] { autosave.send(text, for: second) }
+    var saves = store.saves.makeAsyncIterator()
+    var seen: Set<String> = []
+    for _ in 0..<2 { if let next = await saves.next() { seen.insert(next) } }
+    #expect(seen == ["abc", "xy"])  // Each document's last edit, once.
+    withExtendedLifetime(autosave) {}
   }
 }

@@ -39,7 +39,8 @@ struct ArmedDeadline {
   /// rule of a timer structure that moves every timer (see ``KeyedTimerQueue``).
   @inlinable
   mutating func move(to wanted: DriverInstant?) -> TimerCommand? {
-    guard let wanted else { return disarm() }
+    // The end of time needs no timer (and is this type's "none").
+    guard let wanted, wanted.nanoseconds != .max else { return disarm() }
     guard nanoseconds != wanted.nanoseconds else { return nil }
     nanoseconds = wanted.nanoseconds
     return .arm(at: wanted)

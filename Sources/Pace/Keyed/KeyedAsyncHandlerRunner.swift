@@ -30,12 +30,21 @@ package final class KeyedAsyncHandlerRunner<Key: Hashable & Sendable, Value: Sen
     state.withLock { $0.count }
   }
 
+  /// Whether the runs were stopped for good: the keyed pacer then shuts
+  /// down too, so that its keys stop making state no call will use.
+  package var isShutDown: Bool {
+    state.withLock { $0.isShutDown }
+  }
+
   /// A policy emitted `pair`: it runs, waits or is dropped, as the on-busy
-  /// policy says for its key.
-  package func requested(_ pair: KeyedValue<Key, Value>) {
+  /// policy says for its key. False once the runs were stopped for good.
+  @discardableResult
+  package func requested(_ pair: KeyedValue<Key, Value>) -> Bool {
     // Not on this thread: a value is handed in on the timer's thread, which must not run the handler.
     let runner = \KeyedWorkRunners<Key, Value>.[runner: pair.key]
-    state.perform(state.withLock { $0[keyPath: runner].requested(pair) }, in: runner, immediately: false, work: work)
+    let (effects, isShutDown) = state.withLock { ($0[keyPath: runner].requested(pair), $0.isShutDown) }
+    state.perform(effects, in: runner, immediately: false, work: work)
+    return !isShutDown
   }
 
   /// The pacer is gone: every running call is cancelled, every waiting one dropped, later ones never run.

@@ -12,10 +12,14 @@ extension KeyedPacer {
   ) where C.Duration == Duration {
     let lifetime = KeyedAsyncHandlerLifetime(KeyedAsyncHandlerRunner(onBusy: onBusy, call: call))
     // Inline: handing a value in takes a lock and may start a task; it never
-    // waits for the handler, so it can run on the timer's thread.
+    // waits for the handler, so it can run on the timer's thread. Once the
+    // runs stop for good (the handler's owner is gone), the keyed pacer
+    // shuts down as it does when a plain handler's owner goes.
     self.init(
       machine: machine, clock: clock, delivery: .inline,
-      handler: .isolated { pair in lifetime.runner.requested(pair) })
+      handler: .owned(
+        isolation: { lifetime.runner.isShutDown ? nil : .some(nil) },
+        call: { _, pair in lifetime.runner.requested(pair) }))
   }
 
   /// Creates a keyed pacer whose handler is `async`; `onBusy` says, for each

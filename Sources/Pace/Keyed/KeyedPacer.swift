@@ -159,12 +159,16 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     storage.flushAll()
   }
 
-  /// Whether a value of `key` waits: in its policy, or emitted and not yet handled.
+  /// Whether a value of `key` waits: in its policy, or emitted and not yet
+  /// handled. (While a million values wait for the handler, it looks
+  /// through them.)
   public func isPending(key: Key) -> Bool {
     storage.isPending(key: key)
   }
 
-  /// The number of keys whose policy holds a value back.
+  /// The number of keys whose policy holds a value back; a value already
+  /// emitted and waiting for the handler is not counted (``isPending(key:)``
+  /// counts it). Kept as keys change: reading it costs no scan.
   public var pendingCount: Int {
     storage.pendingCount
   }

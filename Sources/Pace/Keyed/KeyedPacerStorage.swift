@@ -42,6 +42,8 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     @usableFromInline var dropped: [Int] = []
     @usableFromInline var isDelivering = false
     @usableFromInline var isShutDown = false
+    /// The number of keys whose policy holds a value back, kept by `settle`.
+    @usableFromInline var pendingKeys = 0
 
     @inlinable
     init() {}
@@ -103,9 +105,11 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     state.withLock { ($0.slots.capacity.slots, $0.slots.capacity.buckets, $0.timers.count) }
   }
 
-  /// The number of keys whose policy holds a value back.
+  /// The number of keys whose policy holds a value back (not counting
+  /// values already emitted that wait for the handler): kept as keys change,
+  /// so reading it scans nothing.
   package var pendingCount: Int {
-    state.withLock { state in state.slots.slots.count { $0.machine.hasPendingValue } }
+    state.withLock { $0.pendingKeys }
   }
 
   /// Whether `key`'s policy holds a value back, or one waits for the handler.
@@ -145,6 +149,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   package func shutDown() {
     let wasArmed = state.withLock { state -> Bool in
       state.isShutDown = true
+      state.pendingKeys = 0
       state.slots.removeAll()
       state.timers = Timers()
       (state.outbox, state.outboxHead) = ([], 0)
@@ -167,11 +172,12 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
         slot = live  // A live key: its policy changes in place.
       } else if creating {
         slot = state.slots.insert(key, machine: prototype)
-        settle(slot, state.slots[slot].machine.started(at: now), &state)
+        settle(slot, state.slots[slot].machine.started(at: now), wasPending: false, &state)
       } else {
         return false
       }
-      if settle(slot, event(&state.slots[slot].machine, now), &state) { drop(slot, &state) }
+      let wasPending = state.slots[slot].machine.hasPendingValue
+      if settle(slot, event(&state.slots[slot].machine, now), wasPending: wasPending, &state) { drop(slot, &state) }
       followEarliest(&state)
       return beginDelivery(&state)
     }
@@ -182,8 +188,9 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     let delivers = state.withLock { state -> Bool in
       guard !state.isShutDown else { return false }
       let now = scheduler.now
-      for slot in 0..<state.slots.count where settle(slot, event(&state.slots[slot].machine, now), &state) {
-        state.dropped.append(slot)
+      for slot in 0..<state.slots.count {
+        let wasPending = state.slots[slot].machine.hasPendingValue
+        if settle(slot, event(&state.slots[slot].machine, now), wasPending: wasPending, &state) { state.dropped.append(slot) }
       }
       dropCollected(&state)
       followEarliest(&state)
@@ -208,9 +215,10 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
         // A stale entry (the key's timer moved, or its slot holds another key) is skipped.
         guard slot < state.slots.count, state.slots[slot].armed.nanoseconds == entry.deadline else { continue }
         state.slots[slot].armed.fired()
+        let wasPending = state.slots[slot].machine.hasPendingValue
         // A policy that stalls is not re-armed before its next event (see `DriverCore`).
         guard let action = state.slots[slot].machine.driverTimerFired(at: now) else { continue }
-        if settle(slot, action, &state) { state.dropped.append(slot) }
+        if settle(slot, action, wasPending: wasPending, &state) { state.dropped.append(slot) }
       }
       state.due.removeAll(keepingCapacity: state.due.capacity <= TimerHeap<Key, Void>.retainedCapacity)
       dropCollected(&state)
@@ -224,10 +232,12 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   }
 
   /// Applies what a key's policy answered: what it emitted to the outbox,
-  /// its deadline to the key's timer; returns whether the key can be dropped
-  /// now.
+  /// its deadline to the key's timer, whether it now holds a value back to
+  /// the count of such keys; returns whether the key can be dropped now.
   @inlinable @discardableResult
-  func settle(_ slot: Int, _ action: PacingAction<Value>, _ state: inout State) -> Bool {
+  func settle(_ slot: Int, _ action: PacingAction<Value>, wasPending: Bool, _ state: inout State) -> Bool {
+    let isPending = state.slots[slot].machine.hasPendingValue
+    if isPending != wasPending { state.pendingKeys &+= isPending ? 1 : -1 }
     if !action.isEmpty {
       let key = state.slots[slot].key
       for case .value(let value) in action { state.outbox.append((key, value)) }
@@ -241,8 +251,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     case .disarm?: state.timers.disarm(slot, at: armedAt)
     case nil: break
     }
-    return state.slots[slot].machine.isDiscardable && state.slots[slot].armed.deadline == nil
-      && !state.slots[slot].machine.hasPendingValue
+    return !isPending && state.slots[slot].machine.isDiscardable && state.slots[slot].armed.deadline == nil
   }
 
   /// Drops the key in `slot`: nothing of it is left, so a new policy for its

@@ -19,7 +19,8 @@ package struct KeyedWorkRunners<Key: Hashable & Sendable, Value: Sendable>: Send
   private(set) var runners: [Key: Runner] = [:]
   /// The latest generation any runner handed out.
   private var generation: UInt64 = 0
-  private var isShutDown = false
+  /// Whether the runs were stopped for good (the pacer, or the handler's owner, is gone).
+  package private(set) var isShutDown = false
 
   package init(onBusy: OnBusy) {
     self.onBusy = onBusy
@@ -38,7 +39,9 @@ package struct KeyedWorkRunners<Key: Hashable & Sendable, Value: Sendable>: Send
     }
     set {
       generation = Swift.max(generation, newValue.latestGeneration)
-      runners[key] = newValue.isIdle ? nil : newValue
+      // Once shut down, a runner with nothing running is never needed again.
+      let isDone = newValue.isIdle || (isShutDown && !newValue.isRunning)
+      runners[key] = isDone ? nil : newValue
     }
   }
 

@@ -81,20 +81,41 @@ import Testing
     #expect(Set(saves.begun) == ["A1", "B1"])
   }
 
-  /// A key whose handler has finished holds nothing in the runner.
-  @Test func keysWhoseCallsEnded_leaveNoRunnerState() async {
-    let (done, finished) = AsyncStream<Void>.makeStream()
-    let runner = KeyedAsyncHandlerRunner<Int, Int>(onBusy: .queue) { _, _ in
-      finished.yield()
-      return true
+  /// The per-key runners as a pure value: a key whose call ended holds
+  /// nothing; a key that comes back counts its generations after every
+  /// earlier one, so the late end of a call that lost (restart) is stale.
+  @Test func runners_followTheBusyKeys_andNeverReuseAGeneration() {
+    var runners = KeyedWorkRunners<Int, Int>(onBusy: .restart)
+    var started: [(key: Int, generation: UInt64)] = []
+    for key in 0..<1_000 {
+      let effects = runners[runner: key].requested(KeyedValue(key: key, value: key))
+      started.append((key, effects.start!.generation))
     }
-    for key in 0..<1_000 { runner.requested(KeyedValue(key: key, value: key)) }
-    var calls = 0
-    for await _ in done {
-      calls += 1
-      if calls == 1_000 { break }
+    #expect(runners.count == 1_000)
+    for (key, generation) in started { _ = runners[runner: key].finished(generation, with: .success(())) }
+    #expect(runners.count == 0)  // Every call ended: no key holds a runner.
+
+    // Key 7 restarts: its first call loses, the second ends, and the key goes while the loser still runs.
+    let first = runners[runner: 7].requested(KeyedValue(key: 7, value: 1)).start!.generation
+    let second = runners[runner: 7].requested(KeyedValue(key: 7, value: 2)).start!.generation
+    _ = runners[runner: 7].finished(second, with: .success(()))
+    #expect(runners.count == 0)
+    // It comes back; then the loser's late end arrives: it must not end the new call.
+    let third = runners[runner: 7].requested(KeyedValue(key: 7, value: 3)).start!.generation
+    #expect(third > second && third != first)
+    _ = runners[runner: 7].finished(first, with: .success(()))
+    #expect(runners[runner: 7].isRunning && runners.count == 1)
+  }
+
+  /// Once shut down, keys leave nothing behind, however many values come.
+  @Test func shutDownRunners_keepNoStateForNewKeys() {
+    var runners = KeyedWorkRunners<Int, Int>(onBusy: .queue)
+    _ = runners[runner: 0].requested(KeyedValue(key: 0, value: 0))
+    _ = runners.shutDown()
+    for key in 1...1_000 {
+      let effects = runners[runner: key].requested(KeyedValue(key: key, value: key))
+      #expect(effects.start == nil)
     }
-    while runner.busyKeyCount > 0 { await Task.yield() }  // Each call's end is recorded just after it returns.
-    #expect(runner.busyKeyCount == 0)
+    #expect(runners.count <= 1)  // Only key 0, whose cancelled call has not ended yet.
   }
 }

@@ -213,6 +213,80 @@ import Testing
     #expect(keyed.liveKeyCount == 0)
   }
 
+  /// Nothing that was held back when its key was cancelled ever arrives.
+  /// Only flushes emit here (the debounce outlasts the test), so a value
+  /// may arrive only if a flush of its key came after it was sent and
+  /// before the key's next cancel: every send, cancel and flush is noted
+  /// under one lock with the keyed pacer's call, and each value carries its
+  /// key's cancel count and send count.
+  @Test func eightSenders_whileKeysAreCancelledAndFlushed_nothingArrivesAfterItsCancel() async throws {
+    let clock = VirtualClock()
+    struct Notes {
+      var cancels: [Int: Int] = [:]
+      var sends: [Int: Int] = [:]
+      /// For each key, each flush: the cancel count and the send count then.
+      var flushes: [Int: [(cancels: Int, sends: Int)]] = [:]
+    }
+    let notes = LockedState(Notes())
+    let delivered = LockedState<[(key: Int, cancels: Int, sends: Int)]>([])
+    let keyed = KeyedPacerStorage<Int, Machine, LazyTimerHeap>(
+      prototype: Machine(stages: [.debounce(for: .frames(10_000))], converting: DriverDuration.init), clock: clock
+    ) { key, value in
+      let parts = value.split(separator: " ").map { Int($0)! }
+      delivered.withLock { $0.append((key, parts[0], parts[1])) }
+    }
+    await withTaskGroup(of: Void.self) { group in
+      for sender in 0..<8 {
+        group.addTask {
+          for round in 0..<300 {
+            let key = (sender * 7 + round) % 24
+            notes.withLock { notes in
+              let sends = notes.sends[key, default: 0] + 1
+              notes.sends[key] = sends
+              keyed.send("\(notes.cancels[key, default: 0]) \(sends)", for: key)
+            }
+          }
+        }
+      }
+      group.addTask {
+        for round in 0..<300 {
+          let key = (round / 2) % 24  // Each key is cancelled, then flushed.
+          notes.withLock { notes in
+            if round.isMultiple(of: 2) {
+              keyed.cancel(key: key)
+              notes.cancels[key, default: 0] += 1
+            } else {
+              keyed.flush(key: key)
+              notes.flushes[key, default: []].append((notes.cancels[key, default: 0], notes.sends[key, default: 0]))
+            }
+          }
+          await Task.yield()  // Lets the senders interleave; no assertion depends on it.
+        }
+      }
+    }
+    notes.withLock { notes in
+      for key in 0..<24 {  // A last value for every key, which the flush below must deliver.
+        let sends = notes.sends[key, default: 0] + 1
+        notes.sends[key] = sends
+        keyed.send("\(notes.cancels[key, default: 0]) \(sends)", for: key)
+      }
+      keyed.flushAll()
+      for key in 0..<24 { notes.flushes[key, default: []].append((notes.cancels[key, default: 0], notes.sends[key, default: 0])) }
+    }
+    await clock.settle()
+    let arrivals = delivered.withLock { $0 }
+    let flushes = notes.withLock { $0.flushes }
+    #expect(arrivals.count >= 24)
+    for arrival in arrivals {
+      // A flush in the same cancel period, at or after its send, emitted it.
+      let emittedByAFlush = flushes[arrival.key, default: []].contains {
+        $0.cancels == arrival.cancels && $0.sends >= arrival.sends
+      }
+      #expect(emittedByAFlush, "key \(arrival.key): a value held back at a cancel arrived (\(arrival))")
+    }
+    #expect(keyed.liveKeyCount == 0)
+  }
+
   /// An actor that owns a keyed pacer, as the README's example.
   actor Documents {
     var saved: [Int: [String]] = [:]

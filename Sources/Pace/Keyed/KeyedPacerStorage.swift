@@ -44,6 +44,8 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     @usableFromInline var isShutDown = false
     /// The number of keys whose policy holds a value back, kept by `settle`.
     @usableFromInline var pendingKeys = 0
+    /// How many times a key was made live (again, after it went); for tests.
+    @usableFromInline var keysMade = 0
 
     @inlinable
     init() {}
@@ -96,6 +98,12 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   /// policy that remembers (distinct, skip, take).
   package var liveKeyCount: Int {
     state.withLock { $0.slots.count }
+  }
+
+  /// How many times a key was made live: more than the keys seen when keys
+  /// went idle, were dropped, and came back.
+  package var keysMade: Int {
+    state.withLock { $0.keysMade }
   }
 
   /// How much the storage has room for without growing: its slots, its
@@ -172,6 +180,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
         slot = live  // A live key: its policy changes in place.
       } else if creating {
         slot = state.slots.insert(key, machine: prototype)
+        state.keysMade &+= 1
         settle(slot, state.slots[slot].machine.started(at: now), wasPending: false, &state)
       } else {
         return false

@@ -38,7 +38,7 @@ import Testing
   static func run(
     _ stages: [PacingStage<String>], keys: Range<Int>, events: [Int: [(key: Int, value: String)]],
     timers: TimerStructure = .lazyHeap
-  ) async -> (keyed: Log, separate: Log, liveKeys: Int) {
+  ) async -> (keyed: Log, separate: Log, liveKeys: Int, keysMade: Int) {
     switch timers {
     case .lazyHeap: await run(stages, keys: keys, events: events, timers: LazyTimerHeap.self)
     case .eagerHeap: await run(stages, keys: keys, events: events, timers: EagerTimerHeap.self)
@@ -52,7 +52,7 @@ import Testing
   static func run<Timers: KeyedTimerQueue>(
     _ stages: [PacingStage<String>], keys: Range<Int>, events: [Int: [(key: Int, value: String)]],
     timers: Timers.Type
-  ) async -> (keyed: Log, separate: Log, liveKeys: Int) {
+  ) async -> (keyed: Log, separate: Log, liveKeys: Int, keysMade: Int) {
     let clock = VirtualClock()
     let (keyedLog, separateLog) = (Log(clock: clock), Log(clock: clock))
     let keyed = KeyedPacerStorage<Int, Machine, Timers>(
@@ -79,7 +79,7 @@ import Testing
       frame = frame < lastFrame ? frame + 1 : (clock.nextDeadline?.frame ?? frame + 1)
     }
     withExtendedLifetime((pacers, keyed)) {}
-    return (keyedLog, separateLog, keyed.liveKeyCount)
+    return (keyedLog, separateLog, keyed.liveKeyCount, keyed.keysMade)
   }
 
   /// Bursts on random keys, with idle gaps long enough for keys to go and
@@ -103,6 +103,7 @@ import Testing
   @Test(arguments: TimerStructure.allCases)
   func everyKey_behavesAsAPacerOfItsOwn_forRandomPoliciesAndInterleavings(timers: TimerStructure) async throws {
     var generator = SeededGenerator(seed: 0x4B45_5931)
+    var returningKeys = 0  // Keys dropped while idle and made again for a later burst.
     for run in 0..<40 {
       // Half the runs a lone debounce or throttle (their keys go when idle), half a random chain.
       let chain: [StageConfiguration] =
@@ -112,15 +113,17 @@ import Testing
       let stages = try PacingStage<String>.parse(chain.flatMap(\.arguments), durations: .frames)
       let keys = 0..<Int.random(in: 50...64, using: &generator)
       let events = Self.randomEvents(keys: keys, using: &generator)
-      let (keyed, separate, liveKeys) = await Self.run(stages, keys: keys, events: events, timers: timers)
+      let (keyed, separate, liveKeys, keysMade) = await Self.run(stages, keys: keys, events: events, timers: timers)
       let description = chain.map(\.description).joined(separator: " ")
       for key in keys {
         #expect(keyed.byKey[key] ?? [] == separate.byKey[key] ?? [], "run \(run), \(description), key \(key)")
       }
       if run.isMultiple(of: 2) {
         #expect(liveKeys == 0, "run \(run), \(description): \(liveKeys) keys kept after every key went idle")
+        returningKeys += keysMade - Set(events.values.joined().map(\.key)).count
       }
     }
+    #expect(returningKeys > 100, "keys must go and come back during the runs, not only at their end")
   }
 
   @Test(arguments: TimerStructure.allCases)
@@ -130,7 +133,7 @@ import Testing
     for frame in 0..<100 { events[frame] = [(0, "hot")] }  // Key 0: a burst that never pauses.
     events[10, default: []].append((1, "a"))
     events[50, default: []].append((2, "b"))
-    let (keyed, _, _) = await Self.run(stages, keys: 0..<3, events: events, timers: timers)
+    let (keyed, _, _, _) = await Self.run(stages, keys: 0..<3, events: events, timers: timers)
     #expect(keyed.byKey[1] == ["a@13"])
     #expect(keyed.byKey[2] == ["b@53"])
     #expect(keyed.byKey[0] == ["hot@102"])  // Its own burst ends when it pauses.
@@ -146,7 +149,7 @@ import Testing
       events[0, default: []].append((key, "v\(key)"))
       if key.isMultiple(of: 3) { events[2, default: []].append((key, "w\(key)")) }  // Its burst goes on: due at 5.
     }
-    let (keyed, _, liveKeys) = await Self.run(stages, keys: 0..<3_000, events: events, timers: timers)
+    let (keyed, _, liveKeys, _) = await Self.run(stages, keys: 0..<3_000, events: events, timers: timers)
     for key in 0..<3_000 {
       #expect(keyed.byKey[key] == [key.isMultiple(of: 3) ? "w\(key)@5" : "v\(key)@3"], "key \(key)")
     }

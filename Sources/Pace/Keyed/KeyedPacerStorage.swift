@@ -341,18 +341,20 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   }
 
   private func deliver(isolation: isolated (any Actor)?) async {
-    while let next = state.withLock({ state -> KeyedValue<Key, Value>? in
-      guard !state.isShutDown, state.outboxHead < state.outbox.count else {
-        state.isDelivering = false  // Under the same lock a sender checks it: none is left behind.
-        state.outbox.removeAll(keepingCapacity: state.outbox.capacity <= TimerHeap<Key, Void>.retainedCapacity)
-        state.outboxHead = 0
-        return nil
+    await deliverEach(isolation: isolation) {
+      state.withLock { state -> (value: KeyedValue<Key, Value>, handler: PacerHandler<KeyedValue<Key, Value>>)? in
+        guard !state.isShutDown, state.outboxHead < state.outbox.count else {
+          state.isDelivering = false  // Under the same lock a sender checks it: none is left behind.
+          state.outbox.removeAll(keepingCapacity: state.outbox.capacity <= TimerHeap<Key, Void>.retainedCapacity)
+          state.outboxHead = 0
+          return nil
+        }
+        defer { state.outboxHead += 1 }
+        let (key, value) = state.outbox[state.outboxHead]
+        return (KeyedValue(key: key, value: value), handler)
       }
-      defer { state.outboxHead += 1 }
-      let (key, value) = state.outbox[state.outboxHead]
-      return KeyedValue(key: key, value: value)
-    }) {
-      if await !handler.call(next, isolation: isolation) { shutDown() }  // The owner is gone.
+    } ownerGone: {
+      shutDown()
     }
     scheduler.deliveryFinished()
   }

@@ -199,8 +199,8 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   /// Drains the outbox on `isolation`, in order, one value at a time.
   @inlinable
   func deliver(isolation: isolated (any Actor)?) async {
-    while true {
-      let next = withLock { state -> (Value, PacerHandler<Value>)? in
+    await deliverEach(isolation: isolation) {
+      withLock { state -> (value: Value, handler: PacerHandler<Value>)? in
         while !state.core.isShutDown, let event = state.core.takeNext() {
           if case .value(let value) = event { return (value, state.handler) }
         }
@@ -208,10 +208,8 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
         state.core.outbox.removeAll(keepingCapacity: true)
         return nil
       }
-      guard let (value, handler) = next else { break }
-      if await !handler.call(value, isolation: isolation) {
-        withLock { $0.shutDown(owner: self) }  // The owner is gone: the loop ends.
-      }
+    } ownerGone: {
+      withLock { $0.shutDown(owner: self) }
     }
     withLock { $0.scheduler }.deliveryFinished()
   }

@@ -1,0 +1,293 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Pace open source project.
+// Licensed under Apache License v2.0. See LICENSE.txt for license information.
+//===----------------------------------------------------------------------===//
+
+import Logging
+import PacePostgres
+import PostgresNIO
+import Testing
+
+/// The schema against a real PostgreSQL 15: one throwaway server for the
+/// suite, a new database for each test.
+@Suite(
+  .postgresServer,
+  .enabled(if: TestPostgresServer.binaries != nil, Comment(rawValue: TestPostgresServer.skipMessage))
+)
+struct PaceSchemaTests {
+  let namespace = try! PaceNamespace("fleet")
+  var schema: PaceSchema { PaceSchema(namespace: namespace) }
+
+  // MARK: - Migrating
+
+  @Test func migrate_freshDatabase_createsTheTablesAtTheCurrentVersion() async throws {
+    try await withDatabase { client in
+      #expect(try await schema.installedVersion(on: client) == nil)
+      #expect(try await schema.migrate(on: client) == .created)
+      #expect(try await schema.installedVersion(on: client) == PaceSchema.version)
+      let objects = try await catalog(of: namespace, on: client)
+      #expect(
+        objects == [
+          "emission_id S", "keys r", "keys_deadline i", "keys_pkey i", "outbox r", "outbox_key_order i",
+          "outbox_pkey i", "pace_now()", "schema_version r", "schema_version_pkey i", "sends r", "sends_id_seq S",
+          "sends_key_order i", "sends_pkey i",
+        ])
+    }
+  }
+
+  @Test func migrate_twice_secondFindsItUpToDateAndChangesNothing() async throws {
+    try await withDatabase { client in
+      try await schema.migrate(on: client)
+      let before = try await snapshot(on: client)
+      #expect(try await schema.migrate(on: client) == .upToDate)
+      #expect(try await snapshot(on: client) == before)
+      #expect(try await strings("SELECT count(*)::text FROM fleet.schema_version", on: client) == ["1"])
+    }
+  }
+
+  @Test func migrate_byTwoMigratorsAtOnce_bothSucceedAndOneVersionIsRecorded() async throws {
+    let server = try TestPostgresServer.required()
+    let database = try await server.makeDatabase()
+    let schema = self.schema
+    try await server.withClient(database: database) { holder in
+      try await withThrowingTaskGroup(of: PaceSchema.Migration.self) { group in
+        // Hold the migration lock so that both migrators are surely waiting on it
+        // when it is released: they then race for real.
+        try await holder.withTransaction(logger: TestPostgresServer.logger) { connection in
+          let lockName = PaceSchema.migrationLockName(schema.namespace)
+          try await connection.query(
+            "SELECT pg_advisory_xact_lock(hashtextextended(\(lockName), 0))", logger: TestPostgresServer.logger)
+          for _ in 0..<2 {
+            group.addTask {
+              try await server.withClient(database: database) { try await schema.migrate(on: $0) }
+            }
+          }
+          try await waitUntilWaitingOnAdvisoryLocks(2, on: connection)
+        }
+        var results: [PaceSchema.Migration] = []
+        for try await result in group { results.append(result) }
+        #expect(Set(results) == [.created, .upToDate])
+      }
+      #expect(try await schema.installedVersion(on: holder) == PaceSchema.version)
+      #expect(try await strings("SELECT count(*)::text FROM fleet.schema_version", on: holder) == ["1"])
+    }
+  }
+
+  @Test func migrate_schemaCreatedEmptyBeforehand_createsTheTables() async throws {
+    try await withDatabase { client in
+      try await client.query("CREATE SCHEMA fleet")
+      #expect(try await schema.migrate(on: client) == .created)
+      #expect(try await schema.installedVersion(on: client) == PaceSchema.version)
+    }
+  }
+
+  // MARK: - Refusing
+
+  @Test func migrate_newerRecordedVersion_throwsAndChangesNothing() async throws {
+    try await withDatabase { client in
+      // What a newer Pace might leave: its version table, and tables this library does not know.
+      try await client.query("CREATE SCHEMA fleet")
+      try await client.query(
+        "CREATE TABLE fleet.schema_version (singleton boolean PRIMARY KEY DEFAULT true, version integer NOT NULL)")
+      try await client.query("INSERT INTO fleet.schema_version (version) VALUES (7)")
+      try await client.query("CREATE TABLE fleet.future (id bigint)")
+      let before = try await snapshot(on: client)
+
+      let error = await #expect(throws: PaceSchemaError.self) { try await schema.migrate(on: client) }
+      #expect(error == .newerVersion(namespace: "fleet", found: 7, supported: PaceSchema.version))
+      #expect(
+        error?.description
+          == "Pace namespace \"fleet\" has schema version 7, newer than this library's 1; "
+          + "upgrade Pace in this process (nothing was changed)")
+      #expect(try await snapshot(on: client) == before)
+    }
+  }
+
+  @Test func migrate_newerVersionOverACurrentSchema_throwsAndChangesNothing() async throws {
+    try await withDatabase { client in
+      try await schema.migrate(on: client)
+      try await client.query("UPDATE fleet.schema_version SET version = \(PaceSchema.version + 1)")
+      let before = try await snapshot(on: client)
+      await #expect(throws: PaceSchemaError.newerVersion(namespace: "fleet", found: 2, supported: 1)) {
+        try await schema.migrate(on: client)
+      }
+      #expect(try await snapshot(on: client) == before)
+    }
+  }
+
+  @Test(arguments: [
+    ("UPDATE fleet.schema_version SET version = 0", 0 as Int?),
+    ("UPDATE fleet.schema_version SET version = -3", -3),
+    ("DELETE FROM fleet.schema_version", nil),
+  ])
+  func migrate_unknownRecordedVersion_throwsAndChangesNothing(damage: String, found: Int?) async throws {
+    try await withDatabase { client in
+      try await schema.migrate(on: client)
+      try await client.query(PostgresQuery(unsafeSQL: damage))
+      let before = try await snapshot(on: client)
+      let error = await #expect(throws: PaceSchemaError.self) { try await schema.migrate(on: client) }
+      #expect(error == .unknownVersion(namespace: "fleet", found: found))
+      #expect(error?.description.contains("nothing was changed") == true)
+      #expect(try await snapshot(on: client) == before)
+    }
+  }
+
+  @Test func migrate_schemaOfSomethingElse_throwsAndChangesNothing() async throws {
+    try await withDatabase { client in
+      try await client.query("CREATE SCHEMA fleet")
+      try await client.query("CREATE TABLE fleet.orders (id bigint PRIMARY KEY)")
+      let before = try await snapshot(on: client)
+      await #expect(throws: PaceSchemaError.notAPaceSchema(namespace: "fleet", objects: ["orders", "orders_pkey"])) {
+        try await schema.migrate(on: client)
+      }
+      #expect(try await snapshot(on: client) == before)
+    }
+  }
+
+  // MARK: - The tables' contracts
+
+  @Test func everyInstant_isTheOneDatabaseClockExpression() async throws {
+    try await withDatabase { client in
+      try await schema.migrate(on: client)
+      // The clock function: clock_timestamp(), volatile (read anew at each call).
+      let function = try await strings(
+        """
+        SELECT p.prosrc || ' ' || p.provolatile::text FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+        WHERE n.nspname = 'fleet' AND p.proname = 'pace_now'
+        """, on: client)
+      #expect(function == ["SELECT \(PaceSchema.clockExpression) v"])
+      // Every time column is a timestamptz whose default is that function.
+      let columns = try await strings(
+        """
+        SELECT a.attrelid::regclass::text || '.' || a.attname || ' ' || format_type(a.atttypid, a.atttypmod)
+          || ' ' || coalesce(pg_get_expr(d.adbin, d.adrelid), 'no default')
+        FROM pg_attribute a
+        JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+        LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+        WHERE n.nspname = 'fleet' AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped
+          AND a.atttypid IN ('timestamptz'::regtype, 'timestamp'::regtype, 'date'::regtype, 'time'::regtype)
+        ORDER BY 1
+        """, on: client)
+      #expect(
+        columns == [
+          "fleet.keys.deadline timestamp with time zone no default",
+          "fleet.keys.updated_at timestamp with time zone fleet.pace_now()",
+          "fleet.outbox.emitted_at timestamp with time zone fleet.pace_now()",
+          "fleet.outbox.lease_expires_at timestamp with time zone no default",
+          "fleet.schema_version.migrated_at timestamp with time zone fleet.pace_now()",
+          "fleet.sends.sent_at timestamp with time zone fleet.pace_now()",
+        ])
+      // No other clock appears in any default or function of the namespace.
+      let definitions = try await strings(
+        """
+        SELECT pg_get_expr(d.adbin, d.adrelid) FROM pg_attrdef d
+          JOIN pg_class c ON c.oid = d.adrelid JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'fleet'
+        UNION ALL
+        SELECT p.prosrc FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'fleet'
+        """, on: client)
+      let otherClock = try Regex(
+        #"(?i)(^|[^a-z_])(now|statement_timestamp|transaction_timestamp|current_timestamp|localtimestamp|timeofday)\b"#)
+      #expect(definitions.count == 9)  // 8 column defaults and pace_now()'s body
+      #expect("DEFAULT now()".contains(otherClock) && !"fleet.pace_now()".contains(otherClock))
+      #expect(definitions.filter { $0.contains(otherClock) } == [])
+      // A send's instant is that clock's, read at the insert, not the transaction's start.
+      let stamped = try await client.withTransaction(logger: TestPostgresServer.logger) { connection in
+        let rows = try await connection.query(
+          """
+          WITH sent AS (INSERT INTO fleet.sends (pacer, key, value) VALUES ('p', 'k', '1') RETURNING sent_at)
+          SELECT (sent_at >= now())::text FROM sent
+          """, logger: TestPostgresServer.logger)
+        var results: [String] = []
+        for try await result in rows.decode(String.self) { results.append(result) }
+        return results
+      }
+      #expect(stamped == ["true"])
+    }
+  }
+
+  @Test func emissionIds_neverRepeat_evenWhenAKeyIsRemovedAndComesBack() async throws {
+    try await withDatabase { client in
+      try await schema.migrate(on: client)
+      func emit() async throws -> [String] {
+        try await strings(
+          "INSERT INTO fleet.outbox (pacer, key, value) VALUES ('mail', 'user-1', '\"hi\"') RETURNING id::text",
+          on: client)
+      }
+      let first = try await emit()
+      // The key goes idle: its emission delivered, its row removed.
+      try await client.query("DELETE FROM fleet.outbox")
+      try await client.query("DELETE FROM fleet.keys")
+      let second = try await emit()
+      #expect(first == ["1"])
+      #expect(second == ["2"])
+      #expect(
+        try await strings(
+          "SELECT cycle::text FROM pg_sequences WHERE schemaname = 'fleet' AND sequencename = 'emission_id'",
+          on: client) == ["false"])
+    }
+  }
+
+  // MARK: - Helpers
+
+  /// Runs `body` with a client of a new database on the suite's server.
+  private func withDatabase(_ body: (PostgresClient) async throws -> Void) async throws {
+    let server = try TestPostgresServer.required()
+    let database = try await server.makeDatabase()
+    try await server.withClient(database: database, body)
+  }
+
+  /// The namespace's relations (`name relkind`) and functions (`name()`), sorted.
+  private func catalog(of namespace: PaceNamespace, on client: PostgresClient) async throws -> [String] {
+    try await strings(
+      """
+      SELECT c.relname::text || ' ' || c.relkind::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = \(namespace.name)
+      UNION ALL
+      SELECT p.proname::text || '()' FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+        WHERE n.nspname = \(namespace.name)
+      ORDER BY 1
+      """, on: client)
+  }
+
+  /// Everything a migration could change: the schemas, the namespace's
+  /// objects and columns, and the rows of its version table.
+  private func snapshot(on client: PostgresClient) async throws -> [String] {
+    let schemas = try await strings(
+      "SELECT nspname::text FROM pg_namespace WHERE nspname NOT LIKE 'pg\\_%' ORDER BY 1", on: client)
+    let columns = try await strings(
+      """
+      SELECT table_name::text || '.' || column_name::text || ' ' || data_type::text
+      FROM information_schema.columns WHERE table_schema = 'fleet' ORDER BY 1
+      """, on: client)
+    let hasVersionTable = try await strings("SELECT (to_regclass('fleet.schema_version') IS NOT NULL)::text", on: client)
+    let versions =
+      hasVersionTable == ["true"]
+      ? try await strings("SELECT to_jsonb(v)::text FROM fleet.schema_version v ORDER BY 1", on: client) : []
+    return schemas + (try await catalog(of: namespace, on: client)) + columns + versions
+  }
+
+  private func strings(_ query: PostgresQuery, on client: PostgresClient) async throws -> [String] {
+    var results: [String] = []
+    for try await value in try await client.query(query).decode(String.self) {
+      results.append(value)
+    }
+    return results
+  }
+
+  /// Polls, at most 10 s, until `count` sessions of this database wait for an advisory lock.
+  private func waitUntilWaitingOnAdvisoryLocks(_ count: Int, on connection: PostgresConnection) async throws {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: .seconds(10))
+    while clock.now < deadline {
+      let rows = try await connection.query(
+        """
+        SELECT count(*) FROM pg_locks
+        WHERE locktype = 'advisory' AND NOT granted
+          AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+        """, logger: TestPostgresServer.logger)
+      for try await waiting in rows.decode(Int.self) where waiting >= count { return }
+      try await clock.sleep(for: .milliseconds(5))
+    }
+    Issue.record("\(count) migrators did not wait on the migration lock within 10 s")
+  }
+}

@@ -140,33 +140,30 @@ public struct PaceSchema: Sendable, Hashable {
     let lockName = migrationLockName(namespace)
     try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(lockName), 0))", logger: logger)
 
-    let found = try await installedVersion(of: namespace, on: connection, logger: logger)
-    let migration: Migration
-    switch found {
+    let from: Int
+    switch try await installedVersion(of: namespace, on: connection, logger: logger) {
     case nil:
       // No version table: a new namespace, unless the schema holds someone else's objects.
       let objects = try await objectNames(in: namespace, on: connection, logger: logger)
       guard objects.isEmpty else {
         throw PaceSchemaError.notAPaceSchema(namespace: namespace.name, objects: objects)
       }
-      migration = .created
+      from = 0
     case let version? where version > Self.version:
+      // A newer Pace migrated it: its tables may mean what this library does not know.
       throw PaceSchemaError.newerVersion(namespace: namespace.name, found: version, supported: Self.version)
     case let version? where version < 1:
+      // No release writes these: the table was edited by hand.
       throw PaceSchemaError.unknownVersion(namespace: namespace.name, found: version)
     case let version? where version == Self.version:
+      // Another process migrated it, or this one at an earlier start.
       logger.debug("Pace schema is up to date", metadata: ["namespace": "\(namespace)", "version": "\(version)"])
       return .upToDate
     case let version?:
-      migration = .upgraded(from: version)
+      // An older release's schema: run the versions after it.
+      from = version
     }
 
-    let from: Int
-    switch migration {
-    case .created: from = 0
-    case .upgraded(let version): from = version
-    case .upToDate: preconditionFailure("Invalid migration \(migration): nothing to run")
-    }
     for version in (from + 1)...Self.version {
       for statement in SchemaMigrations.statements(toVersion: version, in: namespace) {
         try await connection.query(statement, logger: logger)
@@ -184,7 +181,7 @@ public struct PaceSchema: Sendable, Hashable {
     logger.info(
       "Pace schema migrated",
       metadata: ["namespace": "\(namespace)", "from": "\(from)", "to": "\(Self.version)"])
-    return migration
+    return from == 0 ? .created : .upgraded(from: from)
   }
 
   private static func installedVersion(

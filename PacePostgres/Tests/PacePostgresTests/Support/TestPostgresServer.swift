@@ -128,8 +128,8 @@ final class TestPostgresServer: Sendable {
 
   static let logger = Logger(label: "TestPostgresServer", factory: { _ in SwiftLogNoOpLogHandler() })
 
-  /// Runs one of the server's programs (as `nobody` when root, in the
-  /// folder) and waits for it to exit; its output goes to `commands.log` in
+  /// Runs one of the server's programs (as `nobody`, in the folder, when
+  /// root) and waits for it to exit; its output goes to `commands.log` in
   /// the folder, which an error quotes.
   ///
   /// `posix_spawn` and `waitpid` rather than Foundation's `Process`, which
@@ -137,9 +137,11 @@ final class TestPostgresServer: Sendable {
   /// running keeps the descriptors `Process` watches.
   private func run(_ program: String, _ arguments: String...) async throws {
     let executable = binaries.appendingPathComponent(program).path
-    // `env -C` sets the working folder: one `nobody` can read.
-    var argv = ["/usr/bin/env", "-C", folder.path, executable] + arguments
-    if let runAs { argv = ["/usr/sbin/runuser", "-u", runAs, "--"] + argv }
+    var argv = [executable] + arguments
+    if let runAs {
+      // `env -C`: a working folder that `runAs` can read, which ours may not be.
+      argv = ["/usr/sbin/runuser", "-u", runAs, "--", "/usr/bin/env", "-C", folder.path] + argv
+    }
     let logPath = folder.appendingPathComponent("commands.log").path
     let log = open(logPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
     guard log >= 0 else { throw Failure("open \(logPath) failed: errno \(errno)") }

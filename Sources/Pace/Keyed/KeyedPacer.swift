@@ -179,7 +179,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   }
 
   /// The room the storage holds for keys; for tests, not API.
-  package var capacity: (slots: Int, buckets: Int, timers: Int) {
+  package var capacity: (slots: Int, buckets: Int, timers: Int, outbox: Int) {
     storage.capacity
   }
 }

@@ -33,7 +33,9 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     /// The driver's one timer, which follows the earliest key deadline.
     @usableFromInline var armed = ArmedDeadline()
     /// Emitted and not yet delivered, oldest first from `outboxHead`: taking
-    /// one moves the head, so a million values due at once drain in linear time.
+    /// one moves the head, so a million values due at once drain in linear
+    /// time; once the delivered part is half of it, it is cut off, so an
+    /// outbox that senders keep from emptying holds only what waits.
     @usableFromInline var outbox: [(key: Key, value: Value)] = []
     @usableFromInline var outboxHead = 0
     /// The timers due at a firing, and the slots to drop after it; kept, so
@@ -109,8 +111,8 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   /// How much the storage has room for without growing: its slots, its
   /// index's buckets and its timer entries. For the churn test: it follows
   /// the live keys.
-  package var capacity: (slots: Int, buckets: Int, timers: Int) {
-    state.withLock { ($0.slots.capacity.slots, $0.slots.capacity.buckets, $0.timers.count) }
+  package var capacity: (slots: Int, buckets: Int, timers: Int, outbox: Int) {
+    state.withLock { ($0.slots.capacity.slots, $0.slots.capacity.buckets, $0.timers.count, $0.outbox.capacity) }
   }
 
   /// The number of keys whose policy holds a value back (not counting
@@ -349,8 +351,13 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
           state.outboxHead = 0
           return nil
         }
-        defer { state.outboxHead += 1 }
         let (key, value) = state.outbox[state.outboxHead]
+        state.outboxHead += 1
+        if state.outboxHead >= 1_024, state.outboxHead &* 2 >= state.outbox.count {
+          // Senders keep the outbox from emptying: what was delivered goes, in linear time overall.
+          state.outbox.removeFirst(state.outboxHead)
+          state.outboxHead = 0
+        }
         return (KeyedValue(key: key, value: value), handler)
       }
     } ownerGone: {

@@ -290,6 +290,26 @@ import Testing
     #expect(keyed.liveKeyCount == 0)
   }
 
+  /// A stream of values that keeps the outbox from ever emptying (each
+  /// delivery sends the next, which its policy emits at once): the outbox
+  /// holds what waits, not every value delivered since it last emptied.
+  @Test func anOutboxThatNeverEmpties_holdsOnlyWhatWaits() async throws {
+    let clock = VirtualClock()
+    let largestOutbox = LockedState(0)
+    let total = 20_000
+    nonisolated(unsafe) var keyed: KeyedPacerStorage<Int, Machine, LazyTimerHeap>!
+    keyed = KeyedPacerStorage<Int, Machine, LazyTimerHeap>(
+      prototype: Machine(stages: [.filter { _ in true }], converting: DriverDuration.init), clock: clock
+    ) { key, _ in
+      largestOutbox.withLock { $0 = max($0, keyed.capacity.outbox) }
+      if key < total { keyed.send("v", for: key + 1) }  // The next value, while this one is delivered.
+    }
+    keyed.send("v", for: 0)
+    await clock.settle()
+    #expect(largestOutbox.withLock { $0 } < 4_096)
+    keyed.shutDown()
+  }
+
   /// An actor that owns a keyed pacer, as the README's example.
   actor Documents {
     var saved: [Int: [String]] = [:]

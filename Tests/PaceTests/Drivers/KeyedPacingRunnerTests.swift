@@ -134,7 +134,7 @@ import Testing
   /// of its own gives it, in one order of instants over all keys.
   @Test func everyKey_getsWhatARunnerOfItsOwnGives_forRandomPoliciesAndInterleavings() throws {
     var generator = SeededGenerator(seed: 0x4B52_0001)
-    for run in 0..<200 {
+    for run in 0..<60 {
       let chain: [StageConfiguration] =
         run.isMultiple(of: 2)
         ? [

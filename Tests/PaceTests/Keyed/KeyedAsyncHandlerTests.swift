@@ -11,7 +11,7 @@ import Testing
 /// keys never wait for one another, and only busy keys hold state. The
 /// handler waits at a gate per (key, value), so the test decides when each
 /// call ends.
-@Suite(.timeLimit(.minutes(1))) struct KeyedAsyncHandlerTests {
+@Suite(.timeLimit(.minutes(3))) struct KeyedAsyncHandlerTests {
   let clock = VirtualClock()
   let saves = AsyncHandlerPacerTests.Saves()
 

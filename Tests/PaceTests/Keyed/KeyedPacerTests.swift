@@ -13,7 +13,7 @@ import Testing
 /// Keyed pacers against one pacer per key, on one virtual clock: every key
 /// behaves as a pacer of its own, one key never delays or cancels another,
 /// and a key that goes idle leaves no state behind.
-@Suite(.timeLimit(.minutes(2))) struct KeyedPacerTests {
+@Suite(.timeLimit(.minutes(3))) struct KeyedPacerTests {
   typealias Machine = PacingPipeline<String, DriverInstant>
 
   /// What came out, per key: each value with its frame.
@@ -104,7 +104,8 @@ import Testing
   func everyKey_behavesAsAPacerOfItsOwn_forRandomPoliciesAndInterleavings(timers: TimerStructure) async throws {
     var generator = SeededGenerator(seed: 0x4B45_5931)
     var returningKeys = 0  // Keys dropped while idle and made again for a later burst.
-    for run in 0..<40 {
+    // Forty runs on the heap the library ships; a dozen on each candidate.
+    for run in 0..<(timers == .lazyHeap ? 40 : 12) {
       // Half the runs a lone debounce or throttle (their keys go when idle), half a random chain.
       let chain: [StageConfiguration] =
         run.isMultiple(of: 2)
@@ -123,7 +124,7 @@ import Testing
         returningKeys += keysMade - Set(events.values.joined().map(\.key)).count
       }
     }
-    #expect(returningKeys > 100, "keys must go and come back during the runs, not only at their end")
+    #expect(returningKeys > 200, "keys must go and come back during the runs, not only at their end")
   }
 
   @Test(arguments: TimerStructure.allCases)
@@ -145,12 +146,12 @@ import Testing
   func manyKeysDueAtOnce_leaveTogether_andTheOthersStillFireOnTime(timers: TimerStructure) async throws {
     let stages = try PacingStage<String>.parse(["debounce", "3"], durations: .frames)
     var events: [Int: [(key: Int, value: String)]] = [:]
-    for key in 0..<3_000 {
+    for key in 0..<2_000 {
       events[0, default: []].append((key, "v\(key)"))
       if key.isMultiple(of: 3) { events[2, default: []].append((key, "w\(key)")) }  // Its burst goes on: due at 5.
     }
-    let (keyed, _, liveKeys, _) = await Self.run(stages, keys: 0..<3_000, events: events, timers: timers)
-    for key in 0..<3_000 {
+    let (keyed, _, liveKeys, _) = await Self.run(stages, keys: 0..<2_000, events: events, timers: timers)
+    for key in 0..<2_000 {
       #expect(keyed.byKey[key] == [key.isMultiple(of: 3) ? "w\(key)@5" : "v\(key)@3"], "key \(key)")
     }
     #expect(liveKeys == 0)
@@ -394,7 +395,7 @@ import Testing
     let keyed = KeyedDebouncer<Int, Int>(.debounce(for: .frames(1)), clock: clock) { _, _ in
       delivered.withLock { $0 += 1 }
     }
-    let (total, live) = (200_000, 2_000)
+    let (total, live) = (100_000, 2_000)
     var largest = (slots: 0, buckets: 0, timers: 0)
     for batch in 0..<(total / live) {
       for key in (batch * live)..<((batch + 1) * live) { keyed.send(key, for: key) }

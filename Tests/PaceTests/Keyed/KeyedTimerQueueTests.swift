@@ -23,7 +23,7 @@ import Testing
     var armed: [Int64?] = []  // The model: each live slot's armed deadline.
     var now: Int64 = 0
     var due: [KeyedTimerEntry] = []
-    for step in 0..<8_000 {
+    for step in 0..<3_000 {
       switch Int.random(in: 0..<10, using: &generator) {
       case 0..<4:
         // Arm a slot, new or live, as a driver would: a later deadline only if every move is followed.

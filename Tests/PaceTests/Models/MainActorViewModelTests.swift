@@ -122,7 +122,7 @@ struct LibraryBackend: Sendable {
   func progressed(_ value: Double) { progressUpdates?.send(value) }
 }
 
-@MainActor @Suite(.timeLimit(.minutes(1))) struct MainActorViewModelTests {
+@MainActor @Suite(.timeLimit(.minutes(3))) struct MainActorViewModelTests {
   let clock = VirtualClock()
   let backend = LibraryBackend()
 

@@ -11,7 +11,7 @@ struct Post: Identifiable, Sendable, Equatable {
   let id: Int
 }
 
-@MainActor @Suite(.timeLimit(.minutes(1))) struct PagerTests {
+@MainActor @Suite(.timeLimit(.minutes(3))) struct PagerTests {
   @Test func loadsPagesInOrder_andNeverAsksForAPageAfterTheLast() async {
     let source = PageSource()
     let pager = Pager(loadPage: source.load)

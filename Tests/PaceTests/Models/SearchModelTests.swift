@@ -40,7 +40,7 @@ final class FakeSearchBackend: Sendable {
   }
 }
 
-@MainActor @Suite(.timeLimit(.minutes(1))) struct SearchModelTests {
+@MainActor @Suite(.timeLimit(.minutes(3))) struct SearchModelTests {
   let clock = VirtualClock()
   let backend = FakeSearchBackend()
   let model: SearchModel<String>

@@ -11,7 +11,7 @@ import Testing
 /// work diagrams say: the handler sleeps for its request's work on a virtual
 /// clock, and each frame's requests are handed in before that frame's work
 /// ends. (`AsyncHandlerPacerTests` checks that pacers hand their values in.)
-@Suite(.timeLimit(.minutes(1))) struct AsyncHandlerMarbleTests {
+@Suite(.timeLimit(.minutes(3))) struct AsyncHandlerMarbleTests {
   static let cases: [(OnBusy, String, String)] = [
     (.queue, "a-b-c", "4-1-2"),
     (.queue, "ab-c", "31-3"),

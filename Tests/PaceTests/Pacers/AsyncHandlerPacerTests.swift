@@ -9,7 +9,7 @@ import Testing
 
 /// Pacers with `async` handlers: autosave as users want it. The handler
 /// waits at a gate per value, so the test decides when each call ends.
-@Suite(.timeLimit(.minutes(1))) struct AsyncHandlerPacerTests {
+@Suite(.timeLimit(.minutes(3))) struct AsyncHandlerPacerTests {
   /// What the handler saw: calls begun, ended or cancelled, and how many ran at once.
   final class Saves: Sendable {
     private let state = LockedState<(begun: [String], ended: [String], cancelled: [String], running: Int, most: Int)>(

@@ -10,7 +10,7 @@ import Testing
 /// `mapLatest` in virtual time: each operation sleeps on a `VirtualClock` for
 /// its work (see ``MapLatestCase``), and the diagrams say what comes out and
 /// when. Each table runs through the sequence and through a reference model.
-@Suite(.timeLimit(.minutes(1))) struct MapLatestMarbleTests {
+@Suite(.timeLimit(.minutes(3))) struct MapLatestMarbleTests {
   static let cases: [MapLatestCase] = [
     // Switching: a newer element cancels the operation before; its result never comes out.
     MapLatestCase("a-b-----c---|", "-----b-----c|"),

@@ -10,7 +10,7 @@ import Testing
 /// The pitfalls of a latest-wins map: late results of superseded operations,
 /// results the consumer has not taken yet, and cancellation reaching both the
 /// running operation and the base. None of them waits on real time.
-@Suite(.timeLimit(.minutes(1))) struct MapLatestSequenceTests {
+@Suite(.timeLimit(.minutes(3))) struct MapLatestSequenceTests {
   struct Boom: Error {}
 
   @Test func aSupersededOperation_thatIgnoresCancellationAndReturnsLate_neverProducesItsResult() async throws {
@@ -47,6 +47,9 @@ import Testing
     var arrivals = gate.arrived.makeAsyncIterator()
     await arrivals.next()
     input.yield("fresh")
+    // The stale operation throws only once "fresh" has superseded it; before
+    // that, its error would be the latest result, and rightly thrown.
+    await results.waitUntil { $0.operationsStarted == 2 }
     gate.open()
     input.finish()
     #expect(try await results.next() == "fresh")

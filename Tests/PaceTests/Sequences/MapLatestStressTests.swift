@@ -10,7 +10,7 @@ import Testing
 /// `flatMapLatest` trapping or hanging when inner sequences switch fast), and
 /// many consumers with many producers: no hang, no crash, the last result
 /// always, in order, and no operation left running once the sequence ends.
-@Suite(.timeLimit(.minutes(1))) struct MapLatestStressTests {
+@Suite(.timeLimit(.minutes(3))) struct MapLatestStressTests {
   /// Operations started and ended.
   final class OperationCount: Sendable {
     private let counts = LockedState<(started: Int, ended: Int)>((0, 0))

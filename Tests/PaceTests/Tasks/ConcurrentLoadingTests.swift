@@ -8,7 +8,7 @@ import PaceTesting
 import Testing
 
 /// The Concurrent Loading article's two dashboards, on a virtual clock.
-@MainActor @Suite(.timeLimit(.minutes(1))) struct ConcurrentLoadingTests {
+@MainActor @Suite(.timeLimit(.minutes(3))) struct ConcurrentLoadingTests {
   let clock = VirtualClock()
   let cancelled = Recorder<String>()
 

@@ -9,7 +9,7 @@ import Testing
 
 /// The awaitable debounce, on virtual time; `waitForCalls` says when a call
 /// has reached the policy, so nothing here sleeps.
-@Suite(.timeLimit(.minutes(1))) struct DebouncedTaskTests {
+@Suite(.timeLimit(.minutes(3))) struct DebouncedTaskTests {
   let clock = VirtualClock()
   let started = Recorder<String>()
 

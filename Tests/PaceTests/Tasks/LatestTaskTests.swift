@@ -7,7 +7,7 @@ import Pace
 import PaceTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct LatestTaskTests {
+@Suite(.timeLimit(.minutes(3))) struct LatestTaskTests {
   @Test func theLatestCallerGetsItsResult() async {
     let latest = LatestTask<Int>()
     #expect(await Outcome { try await latest.run { 1 } } == .value(1))

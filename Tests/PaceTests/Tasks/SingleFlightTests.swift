@@ -24,7 +24,7 @@ final class Flag: Sendable {
   var value: Bool { flag.load(ordering: .relaxed) }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct SingleFlightTests {
+@Suite(.timeLimit(.minutes(3))) struct SingleFlightTests {
   @Test func concurrentCallersWithOneKey_shareOneExecution_andItsResult() async {
     let flight = SingleFlight<String, Int>()
     let gate = Gate()

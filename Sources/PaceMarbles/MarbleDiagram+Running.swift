@@ -66,7 +66,7 @@ extension MarbleDiagram {
 
   /// Runs this diagram through stages per key: each value goes to the
   /// stages of its key, `key(value)`, and every key is paced as a run of its
-  /// own (a ``KeyedPacingRunner``); the output holds every key's values. A
+  /// own (a `KeyedPacingRunner`); the output holds every key's values. A
   /// key's own finish (a `take`) does not end the output: its finish or
   /// failure comes when the input's has reached every key.
   ///

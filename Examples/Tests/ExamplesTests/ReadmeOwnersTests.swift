@@ -169,3 +169,45 @@ actor DocumentStore {
     withExtendedLifetime(autosave) {}
   }
 }
+
+// A main-actor model that owns a keyed pacer with an `async` handler, as the
+// keyed pacer's DocC example: saves per file, never two of one file at once,
+// on the main actor; the model is held weakly.
+@MainActor final class FileEditor {
+  private(set) var written: [String: [String]] = [:]
+  let (writes, wrote) = AsyncStream<String>.makeStream()
+  private lazy var saves = KeyedPacer(.debounce(for: .milliseconds(50)), onBusy: .restart, owner: self) {
+    (fileEditor: FileEditor, file: String, text: String) in await fileEditor.write(text, to: file)
+  }
+
+  func edited(_ text: String, in file: String) { saves.send(text, for: file) }
+
+  func write(_ text: String, to file: String) async {
+    MainActor.assertIsolated()
+    written[file, default: []].append(text)
+    wrote.yield("\(file): \(text)")
+  }
+}
+
+@Suite struct ReadmeKeyedOwnerTests {
+  @MainActor @Test func aMainActorFileEditor_savesEachFilesLastEdit_onTheMainActor() async {
+    let fileEditor = FileEditor()
+    for text in ["a", "ab"] { fileEditor.edited(text, in: "one.txt") }
+    fileEditor.edited("x", in: "two.txt")
+    var writes = fileEditor.writes.makeAsyncIterator()
+    var seen: Set<String> = []
+    for _ in 0..<2 { if let next = await writes.next() { seen.insert(next) } }
+    #expect(seen == ["one.txt: ab", "two.txt: x"])
+    #expect(fileEditor.written == ["one.txt": ["ab"], "two.txt": ["x"]])
+  }
+
+  @MainActor @Test func aFileEditorThatIsGone_isNotKeptAliveByItsPacer() async throws {
+    weak var weakFileEditor: FileEditor?
+    do {
+      let fileEditor = FileEditor()
+      fileEditor.edited("draft", in: "one.txt")
+      weakFileEditor = fileEditor
+    }
+    #expect(weakFileEditor == nil)  // The pacer holds its owner weakly; the pending save is dropped with it.
+  }
+}

@@ -128,7 +128,7 @@ package struct TimerWheel: KeyedTimerQueue {
 
   @usableFromInline
   package mutating func rebuild(from live: [KeyedTimerEntry]) {
-    // The wheel leaves nothing stale, so the driver never asks; rebuilt all the same.
+    // The wheel leaves nothing stale; the driver asks only after it renumbers slots (a bulk drop).
     self = TimerWheel()
     for entry in live { arm(Int(entry.slot), at: entry.deadline) }
   }

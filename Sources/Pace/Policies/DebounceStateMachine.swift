@@ -229,3 +229,18 @@ extension DebounceStateMachine {
 
 extension DebounceStateMachine: Sendable where Value: Sendable, Instant: Sendable {}
 extension DebounceStateMachine.State: Sendable where Value: Sendable, Instant: Sendable {}
+
+extension DebounceStateMachine.State: Codable where Value: Codable, Instant: Codable {}
+
+extension DebounceStateMachine: StorablePacingStateMachine where Value: Codable, Instant: Codable {
+  /// Writes the burst in progress, if any: its pending value and deadlines.
+  public func encodeState(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(state)
+  }
+
+  /// Takes the burst that a debounce with the same options wrote.
+  public mutating func decodeState(from decoder: any Decoder) throws {
+    state = try decoder.singleValueContainer().decode(State.self)
+  }
+}

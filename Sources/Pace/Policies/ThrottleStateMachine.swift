@@ -219,3 +219,18 @@ extension ThrottleStateMachine {
 
 extension ThrottleStateMachine: Sendable where Value: Sendable, Instant: Sendable {}
 extension ThrottleStateMachine.State: Sendable where Value: Sendable, Instant: Sendable {}
+
+extension ThrottleStateMachine.State: Codable where Value: Codable, Instant: Codable {}
+
+extension ThrottleStateMachine: StorablePacingStateMachine where Value: Codable, Instant: Codable {
+  /// Writes the window in progress, if any: its end and pending value.
+  public func encodeState(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(state)
+  }
+
+  /// Takes the window that a throttle with the same options wrote.
+  public mutating func decodeState(from decoder: any Decoder) throws {
+    state = try decoder.singleValueContainer().decode(State.self)
+  }
+}

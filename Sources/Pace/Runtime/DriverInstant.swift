@@ -16,7 +16,7 @@
 /// `Swift.Duration` would be, and never names this type:
 ///
 ///     let pacer = Pacer(DebounceStateMachine(interval: .milliseconds(300))) { (value: String) in print(value) }
-public struct DriverInstant: InstantProtocol, Hashable, Sendable {
+public struct DriverInstant: InstantProtocol, Hashable, Sendable, Codable {
   /// Nanoseconds since the driver's epoch.
   public var nanoseconds: Int64
 
@@ -55,7 +55,7 @@ public struct DriverInstant: InstantProtocol, Hashable, Sendable {
 ///
 ///     DriverDuration.milliseconds(300).nanoseconds    // 300_000_000
 ///     DriverDuration(.milliseconds(300)).nanoseconds  // the same, from a `Swift.Duration`
-public struct DriverDuration: DurationProtocol, Hashable, Sendable {
+public struct DriverDuration: DurationProtocol, Hashable, Sendable, Codable {
   /// The length in nanoseconds.
   public var nanoseconds: Int64
 
@@ -147,5 +147,31 @@ public struct DriverDuration: DurationProtocol, Hashable, Sendable {
   }
   @inlinable public static func < (lhs: DriverDuration, rhs: DriverDuration) -> Bool {
     lhs.nanoseconds < rhs.nanoseconds
+  }
+}
+
+extension DriverInstant {
+  /// Decodes the bare number of nanoseconds that ``encode(to:)`` writes.
+  public init(from decoder: any Decoder) throws {
+    nanoseconds = try decoder.singleValueContainer().decode(Int64.self)
+  }
+
+  /// Encodes the nanoseconds as one bare number.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(nanoseconds)
+  }
+}
+
+extension DriverDuration {
+  /// Decodes the bare number of nanoseconds that ``encode(to:)`` writes.
+  public init(from decoder: any Decoder) throws {
+    nanoseconds = try decoder.singleValueContainer().decode(Int64.self)
+  }
+
+  /// Encodes the nanoseconds as one bare number.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(nanoseconds)
   }
 }

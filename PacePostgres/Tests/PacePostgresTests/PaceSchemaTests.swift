@@ -28,9 +28,10 @@ struct PaceSchemaTests {
       let objects = try await catalog(of: namespace, on: client)
       #expect(
         objects == [
-          "emission_id S", "keys r", "keys_deadline i", "keys_pkey i", "outbox r", "outbox_key_order i",
-          "outbox_pkey i", "pace_now()", "schema_version r", "schema_version_pkey i", "sends r", "sends_id_seq S",
-          "sends_key_order i", "sends_pkey i",
+          "emission_id S", "keys r", "keys_due i", "keys_pkey i", "outbox r", "outbox_key_order i", "outbox_leases i",
+          "outbox_pkey i", "pace_apply()", "pace_claim()", "pace_instant()", "pace_lease()", "pace_micros()", "pace_now()",
+          "pace_send()", "schema_version r", "schema_version_pkey i", "send_log r", "send_log_pkey i", "sends r",
+          "sends_id_seq S", "sends_key_order i", "sends_pkey i",
         ])
     }
   }
@@ -156,7 +157,8 @@ struct PaceSchemaTests {
         WHERE n.nspname = 'fleet' AND p.proname = 'pace_now'
         """, on: client)
       #expect(function == ["SELECT \(PaceSchema.clockExpression) v"])
-      // Every time column is a timestamptz whose default is that function.
+      // Every time column is a timestamptz; a default is that function. (Sends and
+      // emissions take their instants from the functions below.)
       let columns = try await strings(
         """
         SELECT a.attrelid::regclass::text || '.' || a.attname || ' ' || format_type(a.atttypid, a.atttypmod)
@@ -170,12 +172,13 @@ struct PaceSchemaTests {
         """, on: client)
       #expect(
         columns == [
-          "fleet.keys.deadline timestamp with time zone no default",
+          "fleet.keys.due_at timestamp with time zone no default",
           "fleet.keys.updated_at timestamp with time zone fleet.pace_now()",
-          "fleet.outbox.emitted_at timestamp with time zone fleet.pace_now()",
+          "fleet.outbox.emitted_at timestamp with time zone no default",
           "fleet.outbox.lease_expires_at timestamp with time zone no default",
           "fleet.schema_version.migrated_at timestamp with time zone fleet.pace_now()",
-          "fleet.sends.sent_at timestamp with time zone fleet.pace_now()",
+          "fleet.send_log.sent_at timestamp with time zone no default",
+          "fleet.sends.sent_at timestamp with time zone no default",
         ])
       // No other clock appears in any default or function of the namespace.
       let definitions = try await strings(
@@ -187,15 +190,14 @@ struct PaceSchemaTests {
         """, on: client)
       let otherClock = try Regex(
         #"(?i)(^|[^a-z_])(now|statement_timestamp|transaction_timestamp|current_timestamp|localtimestamp|timeofday)\b"#)
-      #expect(definitions.count == 9)  // 8 column defaults and pace_now()'s body
+      #expect(definitions.count == 13)  // 6 column defaults and the bodies of the 7 functions
       #expect("DEFAULT now()".contains(otherClock) && !"fleet.pace_now()".contains(otherClock))
       #expect(definitions.filter { $0.contains(otherClock) } == [])
-      // A send's instant is that clock's, read at the insert, not the transaction's start.
+      // A send's instant is that clock's, read once the key is locked, not the transaction's start.
       let stamped = try await client.withTransaction(logger: TestPostgresServer.logger) { connection in
         let rows = try await connection.query(
           """
-          WITH sent AS (INSERT INTO fleet.sends (pacer, key, value) VALUES ('p', 'k', '1') RETURNING sent_at)
-          SELECT (sent_at >= now())::text FROM sent
+          SELECT (fleet.pace_instant(fleet.pace_send('p', 'k', '1', interval '2 s')) > now())::text
           """, logger: TestPostgresServer.logger)
         var results: [String] = []
         for try await result in rows.decode(String.self) { results.append(result) }
@@ -210,7 +212,7 @@ struct PaceSchemaTests {
       try await schema.migrate(on: client)
       func emit() async throws -> [String] {
         try await strings(
-          "INSERT INTO fleet.outbox (pacer, key, value) VALUES ('mail', 'user-1', '\"hi\"') RETURNING id::text",
+          "INSERT INTO fleet.outbox (pacer, key, value, emitted_at) VALUES ('mail', 'user-1', '\"hi\"', fleet.pace_now()) RETURNING id::text",
           on: client)
       }
       let first = try await emit()

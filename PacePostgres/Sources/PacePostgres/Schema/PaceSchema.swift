@@ -27,10 +27,11 @@ import PostgresNIO
 /// All live in the namespace's schema, which Pace owns:
 ///
 /// - `keys`: one row per **live** key of a pacer, primary key `(pacer, key)`:
-///   the policy's stored state (`state`, JSON) and its armed deadline
-///   (`deadline`, indexed where set, for claiming due keys with
-///   `FOR UPDATE SKIP LOCKED`). A key's row goes when its policy has nothing
-///   pending and none of its emissions waits, as in the keyed pacer's memory.
+///   its runner's stored state (`state`, JSON; none before the first fold)
+///   and when a worker must next look at it (`due_at`: the policy's
+///   deadline, or a send not yet folded in; indexed, for claiming due keys
+///   with `FOR UPDATE SKIP LOCKED`). A key's row goes when its policy holds
+///   nothing a new one would not, as in the keyed pacer's memory.
 /// - `outbox`: emissions committed in the same transaction as the state
 ///   change that made them, delivered per key in `id` order. `id` is the
 ///   idempotency key: it comes from the sequence `emission_id`, which belongs
@@ -38,8 +39,11 @@ import PostgresNIO
 ///   even after an idle key's row is removed and the key comes back.
 ///   A claim sets `lease_owner` and `lease_expires_at` and counts
 ///   `deliveries` (more than one is a redelivery).
-/// - `sends`: each accepted send, with its database instant (`sent_at`), so a
-///   test can replay exactly what the policies were told.
+/// - `sends`: each accepted send not yet folded into its key's state, with
+///   its database instant (`sent_at`).
+/// - `send_log`: folded sends, for pacers that keep them
+///   (``FleetConfiguration/keepsSendLog``), so that a test or an audit can
+///   replay exactly what the policies were told.
 /// - `schema_version`: one row, the version, the instant of the last
 ///   migration, and `incarnation`, a random UUID drawn when the namespace
 ///   was created: with `outbox.id` it keeps delivery keys unique even across

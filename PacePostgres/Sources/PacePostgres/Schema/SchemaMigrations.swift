@@ -26,6 +26,16 @@ enum SchemaMigrations {
           AS 'SELECT \(unescaped: PaceSchema.clockExpression)'
         """,
         """
+        CREATE FUNCTION \(unescaped: ns).pace_micros(instant timestamptz) RETURNS bigint
+          LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+          AS 'SELECT (extract(epoch FROM instant) * 1000000)::bigint'
+        """,
+        """
+        CREATE FUNCTION \(unescaped: ns).pace_instant(micros bigint) RETURNS timestamptz
+          LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+          AS $$SELECT timestamptz 'epoch' + micros * interval '1 microsecond'$$
+        """,
+        """
         CREATE TABLE \(unescaped: ns).schema_version (
           singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
           version integer NOT NULL,
@@ -33,17 +43,20 @@ enum SchemaMigrations {
           migrated_at timestamptz NOT NULL DEFAULT \(unescaped: ns).pace_now()
         )
         """,
+        // One row per live key: its runner's stored state (null until the
+        // first fold), and when a worker must next look at it: the policy's
+        // deadline, or a send not yet folded in.
         """
         CREATE TABLE \(unescaped: ns).keys (
           pacer text NOT NULL,
           key text NOT NULL,
-          state jsonb NOT NULL,
-          deadline timestamptz,
+          state jsonb,
+          due_at timestamptz,
           updated_at timestamptz NOT NULL DEFAULT \(unescaped: ns).pace_now(),
           PRIMARY KEY (pacer, key)
         )
         """,
-        "CREATE INDEX keys_deadline ON \(unescaped: ns).keys (deadline) WHERE deadline IS NOT NULL",
+        "CREATE INDEX keys_due ON \(unescaped: ns).keys (pacer, due_at) WHERE due_at IS NOT NULL",
         // The idempotency keys: the namespace's, never a key's, and never owned
         // by a table, so that no removed row or rebuilt table can restart it.
         "CREATE SEQUENCE \(unescaped: ns).emission_id AS bigint NO CYCLE",
@@ -53,7 +66,7 @@ enum SchemaMigrations {
           pacer text NOT NULL,
           key text NOT NULL,
           value jsonb NOT NULL,
-          emitted_at timestamptz NOT NULL DEFAULT \(unescaped: ns).pace_now(),
+          emitted_at timestamptz NOT NULL,
           lease_owner text,
           lease_expires_at timestamptz,
           deliveries integer NOT NULL DEFAULT 0,
@@ -61,17 +74,29 @@ enum SchemaMigrations {
         )
         """,
         "CREATE INDEX outbox_key_order ON \(unescaped: ns).outbox (pacer, key, id)",
+        "CREATE INDEX outbox_leases ON \(unescaped: ns).outbox (pacer, lease_expires_at) WHERE lease_expires_at IS NOT NULL",
+        // Sends not yet folded into their key's state, each with its instant.
         """
         CREATE TABLE \(unescaped: ns).sends (
           id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
           pacer text NOT NULL,
           key text NOT NULL,
           value jsonb NOT NULL,
-          sent_at timestamptz NOT NULL DEFAULT \(unescaped: ns).pace_now()
+          sent_at timestamptz NOT NULL
         )
         """,
-        "CREATE INDEX sends_key_order ON \(unescaped: ns).sends (pacer, key, id)",
-      ]
+        "CREATE INDEX sends_key_order ON \(unescaped: ns).sends (pacer, key, sent_at, id)",
+        // Folded sends, kept only for pacers that ask to (tests, audits).
+        """
+        CREATE TABLE \(unescaped: ns).send_log (
+          id bigint PRIMARY KEY,
+          pacer text NOT NULL,
+          key text NOT NULL,
+          value jsonb NOT NULL,
+          sent_at timestamptz NOT NULL
+        )
+        """,
+      ] + FleetStatements.functions(in: namespace)
     default:
       preconditionFailure("Invalid schema version \(version): this library knows 1...\(PaceSchema.version)")
     }

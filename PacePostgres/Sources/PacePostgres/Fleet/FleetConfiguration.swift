@@ -1,0 +1,52 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Pace open source project.
+// Licensed under Apache License v2.0. See LICENSE.txt for license information.
+//===----------------------------------------------------------------------===//
+
+/// How a ``FleetPacer``'s worker claims, delivers and waits.
+///
+/// The defaults suit a server; tests shorten the lease to see a crash
+/// recovered in seconds.
+///
+/// ```swift
+/// var configuration = FleetConfiguration()
+/// configuration.lease = .seconds(10)          // a dead process's emission is redelivered within ~10 s
+/// configuration.maximumConcurrentDeliveries = 4
+/// ```
+public struct FleetConfiguration: Sendable, Hashable {
+  /// How long a claimed emission is this process's alone. The worker renews
+  /// the lease every third of it while the handler runs; when the process
+  /// dies, another delivers the emission once the lease has expired. 30 s
+  /// by default; at least 1 s.
+  public var lease: Duration = .seconds(30)
+
+  /// How long after a send another process may fold it in, should the
+  /// sending process go away first: the sending process's worker folds its
+  /// own sends at once. 2 s by default.
+  public var foldGrace: Duration = .seconds(2)
+
+  /// How often the worker looks for work that no notification told it
+  /// about (a lost notification, a process that died before folding). It
+  /// otherwise sleeps until the earliest deadline or lease expiry it knows.
+  /// 5 s by default.
+  public var safetyPollInterval: Duration = .seconds(5)
+
+  /// How many emissions, of distinct keys, this process delivers at once.
+  /// 16 by default.
+  public var maximumConcurrentDeliveries = 16
+
+  /// How many keys one fold takes in one transaction. 500 by default.
+  public var foldBatchSize = 500
+
+  /// How long an emission whose handler threw waits before it is delivered
+  /// again (by any process). 1 s by default.
+  public var retryDelay: Duration = .seconds(1)
+
+  /// Whether folded sends are kept in the namespace's `send_log` table, with
+  /// their instants, so that a test or an audit can replay exactly what the
+  /// policies were told. Off by default: the table grows with every send.
+  public var keepsSendLog = false
+
+  /// The defaults.
+  public init() {}
+}

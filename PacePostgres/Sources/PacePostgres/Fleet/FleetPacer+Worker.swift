@@ -1,0 +1,275 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Pace open source project.
+// Licensed under Apache License v2.0. See LICENSE.txt for license information.
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import Logging
+import Pace
+import PostgresNIO
+import Synchronization
+
+extension FleetPacer {
+  /// Rounds until stopped: wait, fold what is due, deliver what is
+  /// claimable, learn the earliest instant to wake at.
+  func workLoop(_ group: inout DiscardingTaskGroup) async {
+    var failures = 0
+    while !Task.isCancelled {
+      await wake.wait()
+      if work.withLock({ $0.stopping }) { break }
+      guard !Task.isCancelled else { break }
+      do {
+        while try await foldRound() == configuration.foldBatchSize {}
+        try await deliverRound(&group)
+        try await setAlarm()
+        failures = 0
+      } catch {
+        // The database is away or refused: try again, less and less often.
+        failures += 1
+        let delay = min(Duration.milliseconds(100) * (1 << min(failures, 6)), configuration.safetyPollInterval)
+        logger.warning("Fleet worker round failed; retrying", metadata: ["error": "\(String(reflecting: error))", "in": "\(delay)"])
+        wake.wake(at: .now + delay)
+      }
+    }
+    // Stopping: no new claims. Let the handlers that run finish (a graceful
+    // shutdown), or, when cancelled, they release their leases as they end.
+    while !work.withLock({ $0.delivering.isEmpty }) {
+      await wake.wait()
+    }
+  }
+
+  /// Claims up to a batch of keys (this process's sends first, then due
+  /// ones), folds them and writes the result back in one transaction.
+  /// Returns how many keys it claimed.
+  func foldRound() async throws -> Int {
+    let mine = work.withLock { state -> [String] in
+      let keys = Array(state.sentKeys.prefix(configuration.foldBatchSize))
+      state.sentKeys.subtract(keys)
+      return keys
+    }
+    do {
+      return try await client.withTransaction(logger: logger) { connection in
+        try await self.fold(mine, on: connection)
+      }
+    } catch {
+      // Not folded: this process still owes those keys a fold.
+      work.withLock { $0.sentKeys.formUnion(mine) }
+      throw error
+    }
+  }
+
+  private func fold(_ mine: [String], on connection: PostgresConnection) async throws -> Int {
+    let ns = namespace.quoted
+    let rows = try await connection.query(
+      "SELECT c_key, c_state, c_ids, c_values, c_sent, c_now FROM \(unescaped: ns).pace_claim(\(name), \(mine), \(configuration.foldBatchSize))",
+      logger: logger)
+    var claimed: [ClaimedKey] = []
+    var now: Int64 = 0
+    for try await (key, state, ids, values, sent, instant) in rows.decode(
+      (String, String?, [Int64]?, [String]?, [Int64]?, Int64).self)
+    {
+      let ids = ids ?? [], values = values ?? [], sent = sent ?? []
+      let sends = ids.indices.map { ClaimedKey.Send(id: ids[$0], value: values[$0], micros: sent[$0]) }
+      claimed.append(ClaimedKey(key: key, state: state, sends: sends))
+      now = instant
+    }
+    counters.withLock { $0.statements += 3 }  // BEGIN, the claim, COMMIT
+    guard !claimed.isEmpty else { return 0 }
+    clock.observe(now)
+
+    let result = fold.fold(claimed, now: now)
+    for problem in result.problems {
+      logger.error("Fleet pacer could not read a key", metadata: ["problem": "\(problem)"])
+    }
+    // Tell the fleet only of a deadline earlier than any it knows of.
+    let notifyAt = work.withLock { state -> Int64? in
+      guard let due = result.earliestDue, state.knownEarliest.map({ due < $0 }) ?? true else { return nil }
+      state.knownEarliest = due
+      return due
+    }
+    try await connection.query(
+      """
+      SELECT \(unescaped: ns).pace_apply(\(name),
+        \(result.kept.map(\.key)), \(result.kept.map(\.state)), \(result.kept.map { $0.due ?? -1 }),
+        \(result.gone), \(result.folded),
+        \(result.emissions.map(\.key)), \(result.emissions.map(\.value)), \(result.emissions.map(\.micros)),
+        \(configuration.keepsSendLog), \(notifyAt))
+      """,
+      logger: logger)
+    counters.withLock {
+      $0.statements += 1
+      $0.folds += 1
+      if notifyAt != nil { $0.notifications += 1 }
+    }
+    if let due = result.earliestDue, let local = clock.localInstant(of: due) { wake.wake(at: local) }
+    return claimed.count
+  }
+
+  /// Claims the first emission of as many keys as this process may still
+  /// deliver, and starts their handlers.
+  func deliverRound(_ group: inout DiscardingTaskGroup) async throws {
+    let capacity = configuration.maximumConcurrentDeliveries - work.withLock { $0.delivering.count }
+    guard capacity > 0 else { return }
+    let ns = namespace.quoted
+    let rows = try await client.query(
+      """
+      SELECT o_id, o_key, o_value, o_emitted, o_deliveries
+      FROM \(unescaped: ns).pace_lease(\(name), \(owner), \(configuration.lease.microseconds) * interval '1 microsecond', \(capacity))
+      """,
+      logger: logger)
+    var leased: [(Int64, String, String, Int64, Int32)] = []
+    for try await row in rows.decode((Int64, String, String, Int64, Int32).self) { leased.append(row) }
+    counters.withLock { $0.statements += 1 }
+    for (id, keyText, valueJSON, emitted, delivery) in leased {
+      guard let key = Key(keyText) else {
+        logger.error("Fleet emission's key is not a key of this pacer; left to expire", metadata: ["id": "\(id)", "key": "\(keyText)"])
+        continue
+      }
+      let value: Value
+      do {
+        value = try JSONDecoder().decode(Value.self, from: Data(valueJSON.utf8))
+      } catch {
+        logger.error("Fleet emission's value is not a value of this pacer; left to expire", metadata: ["id": "\(id)", "error": "\(error)"])
+        continue
+      }
+      let emission = FleetEmission(key: key, value: value, id: id, emittedAt: Date(micros: emitted), delivery: Int(delivery))
+      work.withLock { _ = $0.delivering.insert(id) }
+      group.addTask { await self.deliver(emission) }
+    }
+  }
+
+  /// Runs the handler, then removes the emission, or gives it back.
+  private func deliver(_ emission: FleetEmission<Key, Value>) async {
+    let ns = namespace.quoted
+    defer {
+      work.withLock { _ = $0.delivering.remove(emission.id) }
+      wake.poke()
+    }
+    do {
+      try await handler(emission)
+    } catch {
+      let cancelled = Task.isCancelled
+      if !cancelled {
+        counters.withLock { $0.handlerFailures += 1 }
+        logger.error(
+          "Fleet handler threw; the emission will be delivered again",
+          metadata: ["id": "\(emission.id)", "key": "\(emission.key)", "error": "\(error)"])
+      }
+      // Given back: at once when shutting down, after the retry delay otherwise.
+      let delay = cancelled ? Int64(0) : configuration.retryDelay.microseconds
+      _ = try? await client.query(
+        """
+        UPDATE \(unescaped: ns).outbox SET lease_expires_at = \(unescaped: ns).pace_now() + \(delay) * interval '1 microsecond'
+        WHERE id = \(emission.id) AND lease_owner = \(owner)
+        """,
+        logger: logger)
+      return
+    }
+    do {
+      let rows = try await client.query(
+        "DELETE FROM \(unescaped: ns).outbox WHERE id = \(emission.id) AND lease_owner = \(owner) RETURNING id",
+        logger: logger)
+      var removed = 0
+      for try await _ in rows.decode(Int64.self) { removed += 1 }
+      counters.withLock {
+        $0.statements += 1
+        $0.deliveries += 1
+        if removed == 0 { $0.lostLeases += 1 }
+      }
+      if removed == 0 {
+        logger.warning(
+          "Fleet lease expired while the handler ran: the emission may be delivered again",
+          metadata: ["id": "\(emission.id)", "key": "\(emission.key)"])
+      }
+    } catch {
+      // The lease expires, and the emission is delivered again.
+      logger.warning("Fleet delivery not recorded; the emission will be delivered again", metadata: ["id": "\(emission.id)", "error": "\(error)"])
+    }
+  }
+
+  /// Reads the earliest due key and lease expiry of the pacer, and sets the
+  /// local timer for the earlier, or for the safety poll.
+  func setAlarm() async throws {
+    let ns = namespace.quoted
+    let rows = try await client.query(
+      """
+      SELECT \(unescaped: ns).pace_micros(\(unescaped: ns).pace_now()),
+        \(unescaped: ns).pace_micros((SELECT min(due_at) FROM \(unescaped: ns).keys WHERE pacer = \(name) AND due_at IS NOT NULL)),
+        \(unescaped: ns).pace_micros((SELECT min(lease_expires_at) FROM \(unescaped: ns).outbox
+          WHERE pacer = \(name) AND lease_expires_at IS NOT NULL))
+      """,
+      logger: logger)
+    var now: Int64 = 0
+    var due: Int64?
+    var leaseEnd: Int64?
+    for try await (instant, earliestDue, earliestLeaseEnd) in rows.decode((Int64, Int64?, Int64?).self) {
+      (now, due, leaseEnd) = (instant, earliestDue, earliestLeaseEnd)
+    }
+    counters.withLock { $0.statements += 1 }
+    clock.observe(now)
+    work.withLock { $0.knownEarliest = due }
+    var alarm = ContinuousClock.now + configuration.safetyPollInterval
+    for micros in [due, leaseEnd].compactMap({ $0 }) {
+      // Something due now that this round did not take is another process's
+      // (locked, or this one's delivery capacity is full): look again soon,
+      // not at once.
+      let instant = max(micros, now + 10_000)
+      if let local = clock.localInstant(of: instant), local < alarm { alarm = local }
+    }
+    wake.wake(at: alarm)
+  }
+
+  /// Listens for other processes' earlier deadlines, on a connection of its
+  /// own, reconnecting when it breaks.
+  func listen() async {
+    while !Task.isCancelled {
+      do {
+        try await client.withConnection { connection in
+          try await connection.listen(on: self.namespace.name) { notifications in
+            // Whatever was said while not listening is found by a round now.
+            self.wake.poke()
+            for try await notification in notifications {
+              self.heard(notification.payload)
+            }
+          }
+        }
+      } catch {
+        if Task.isCancelled { return }
+        logger.warning("Fleet listener lost its connection; reconnecting", metadata: ["error": "\(String(reflecting: error))"])
+        try? await Task.sleep(for: .seconds(1))
+      }
+    }
+  }
+
+  private func heard(_ payload: String) {
+    let parts = payload.split(separator: " ")
+    guard parts.count == 2, parts[0] == name, let due = Int64(parts[1]) else { return }
+    work.withLock { state in
+      if state.knownEarliest.map({ due < $0 }) ?? true { state.knownEarliest = due }
+    }
+    if let local = clock.localInstant(of: due) { wake.wake(at: local) } else { wake.poke() }
+  }
+
+  /// Renews the leases of the emissions whose handlers run here, every third
+  /// of a lease.
+  func renewLeases() async {
+    let ns = namespace.quoted
+    while !Task.isCancelled {
+      try? await Task.sleep(for: configuration.lease / 3)
+      let ids = work.withLock { Array($0.delivering) }
+      guard !ids.isEmpty else { continue }
+      do {
+        try await client.query(
+          """
+          UPDATE \(unescaped: ns).outbox
+          SET lease_expires_at = \(unescaped: ns).pace_now() + \(configuration.lease.microseconds) * interval '1 microsecond'
+          WHERE id = ANY(\(ids)) AND lease_owner = \(owner)
+          """,
+          logger: logger)
+        counters.withLock { $0.statements += 1 }
+      } catch {
+        logger.warning("Fleet leases not renewed", metadata: ["error": "\(String(reflecting: error))"])
+      }
+    }
+  }
+}

@@ -1,0 +1,212 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Pace open source project.
+// Licensed under Apache License v2.0. See LICENSE.txt for license information.
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import Logging
+import Pace
+import PostgresNIO
+import ServiceLifecycle
+import Synchronization
+
+/// A keyed pacer shared by every process of a fleet through PostgreSQL:
+/// per key, exactly the policy of a ``Pace/KeyedPacer``, whichever process
+/// sends, on the database's clock.
+///
+/// ```swift
+/// let namespace = try PaceNamespace("notifications")
+/// try await PaceSchema(namespace: namespace).migrate(on: client)
+/// let digests = FleetPacer(.debounce(for: .seconds(30), edges: .trailing(maxWait: .seconds(300))),
+///                          name: "digest", namespace: namespace, client: client) {
+///   (emission: FleetEmission<String, Digest>) in
+///   try await mailer.send(emission.value, to: emission.key, idempotencyKey: "\(emission.id)")
+/// }
+/// // In the application's ServiceGroup, beside the client:
+/// let group = ServiceGroup(services: [client, digests], logger: logger)
+/// // Anywhere, in any process:
+/// try await digests.send(digest, for: userID)
+/// ```
+///
+/// - **Sends** are recorded with their database instant, one round trip
+///   each; ``send(_:for:)`` returns once the send is committed: no process
+///   crash loses it after that.
+/// - **The worker** (``run()``, a swift-service-lifecycle `Service`) folds
+///   sends into the keys' stored policies, fires due deadlines, and delivers
+///   emissions. Due keys are claimed with `FOR UPDATE SKIP LOCKED` by
+///   whichever process wakes first. Each process sleeps on a local timer for
+///   the earliest deadline it knows; a process that makes a deadline earlier
+///   than that tells the others with one `NOTIFY`; a slow safety poll covers
+///   a lost notification.
+/// - **Delivery** is at least once. An emission is committed with the state
+///   change that made it, claimed with a lease that the worker renews while
+///   the handler runs, and removed when the handler returns. Per key, one
+///   emission is in a handler at a time across the fleet, in order. A
+///   process that dies mid-handler has its lease expire, and another process
+///   delivers the emission again, with the same ``FleetEmission/id``. A
+///   handler that throws has its emission delivered again after
+///   ``FleetConfiguration/retryDelay``.
+/// - **Rows follow live keys**: a key's row goes once its policy holds
+///   nothing a new one would not, as memory does in a keyed pacer.
+///
+/// Every process that sends should run the worker: it folds its own sends
+/// at once. A process that only sends has its sends folded by another
+/// process after ``FleetConfiguration/foldGrace``.
+public final class FleetPacer<Key: LosslessStringConvertible & Sendable, Machine: StorablePacingStateMachine & Sendable>:
+  Service, Sendable
+where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
+  public typealias Value = Machine.Value
+  public typealias Handler = @Sendable (FleetEmission<Key, Value>) async throws -> Void
+
+  /// The pacer's name in the namespace: processes that give the same name
+  /// share its keys.
+  public let name: String
+  /// The namespace whose tables hold the keys.
+  public let namespace: PaceNamespace
+  /// How the worker claims, delivers and waits.
+  public let configuration: FleetConfiguration
+
+  let client: PostgresClient
+  let logger: Logger
+  let handler: Handler
+  let fold: FleetFold<Machine>
+  /// This worker's name on the leases it takes.
+  let owner = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):\(UUID().uuidString)"
+  let wake = FleetWake()
+  let clock = DatabaseClock()
+  let work = Mutex(FleetWorkState())
+  package let counters = Mutex(FleetCounters())
+
+  /// Creates a fleet pacer; run ``run()`` (or add it to a `ServiceGroup`)
+  /// in every process that sends or should deliver.
+  ///
+  ///     let alerts = FleetPacer(.throttle(for: .seconds(3600), edges: .leading), name: "cron",
+  ///                             namespace: namespace, client: client) { (emission: FleetEmission<String, String>) in
+  ///       try await runJob(emission.key)
+  ///     }
+  ///
+  /// - Parameters:
+  ///   - machine: Each key's policy, as for a keyed pacer; its state must
+  ///     be storable (debounce and throttle with any options are).
+  ///   - name: The pacer's name in the namespace.
+  ///   - namespace: The namespace whose tables (see ``PaceSchema``) hold the keys.
+  ///   - client: The application's client; the worker leases connections
+  ///     from it and holds one for `LISTEN`.
+  ///   - configuration: Leases, batches and polling.
+  ///   - logger: Where the worker says what it does and what went wrong.
+  ///   - handler: Called with each emission, at least once.
+  public init(
+    _ machine: Machine,
+    name: String,
+    namespace: PaceNamespace,
+    client: PostgresClient,
+    configuration: FleetConfiguration = FleetConfiguration(),
+    logger: Logger = PaceSchema.silentLogger,
+    handler: @escaping Handler
+  ) {
+    self.name = name
+    self.namespace = namespace
+    self.client = client
+    var configuration = configuration
+    configuration.lease = max(configuration.lease, .seconds(1))
+    configuration.maximumConcurrentDeliveries = max(configuration.maximumConcurrentDeliveries, 1)
+    configuration.foldBatchSize = max(configuration.foldBatchSize, 1)
+    self.configuration = configuration
+    var logger = logger
+    logger[metadataKey: "pace.pacer"] = "\(namespace.name).\(name)"
+    self.logger = logger
+    self.handler = handler
+    self.fold = FleetFold(prototype: machine)
+  }
+
+  /// Hands `value` to `key`'s policy, on the database's clock.
+  ///
+  /// Returns once the send is committed, with its instant. The policy takes
+  /// it in at that instant, whichever process folds it and when.
+  ///
+  /// - Throws: Errors of the database or the connection; the send was then
+  ///   not recorded (or, when the connection broke after the commit, may
+  ///   have been: a send is not idempotent).
+  @discardableResult
+  public func send(_ value: Value, for key: Key) async throws -> Date {
+    let json = String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+    let ns = namespace.quoted
+    let keyText = key.description
+    let rows = try await client.query(
+      """
+      SELECT \(unescaped: ns).pace_send(\(name), \(keyText), \(json)::jsonb, \(configuration.foldGrace.microseconds) * interval '1 microsecond')
+      """,
+      logger: logger)
+    var instant: Int64 = 0
+    for try await micros in rows.decode(Int64.self) { instant = micros }
+    counters.withLock { $0.sends += 1; $0.statements += 1 }
+    clock.observe(instant)
+    work.withLock { _ = $0.sentKeys.insert(keyText) }
+    wake.poke()
+    return Date(micros: instant)
+  }
+
+  /// The worker: folds, fires and delivers until the task is cancelled or
+  /// the service group shuts down gracefully.
+  ///
+  /// On a graceful shutdown it stops claiming, lets the handlers that run
+  /// finish, and returns. When cancelled, it cancels the handlers that run
+  /// and releases their leases, so that another process delivers their
+  /// emissions at once.
+  public func run() async throws {
+    logger.debug("Fleet worker starts", metadata: ["owner": "\(owner)"])
+    await withGracefulShutdownHandler {
+      await withDiscardingTaskGroup { group in
+        group.addTask { await self.listen() }
+        group.addTask { await self.renewLeases() }
+        await self.workLoop(&group)
+        group.cancelAll()
+      }
+    } onGracefulShutdown: {
+      self.shutDownGracefully()
+    }
+    logger.debug("Fleet worker stops", metadata: ["owner": "\(owner)"])
+  }
+
+  /// Stops claiming, lets running handlers finish, and ends ``run()``: what
+  /// a service group's graceful shutdown does.
+  public func shutDownGracefully() {
+    work.withLock { $0.stopping = true }
+    wake.poke()
+  }
+}
+
+/// What a worker knows between its rounds.
+struct FleetWorkState: Sendable {
+  /// Keys this process sent to since its last fold.
+  var sentKeys: Set<String> = []
+  /// The emissions whose handlers run here.
+  var delivering: Set<Int64> = []
+  /// The earliest deadline the fleet is known to have, microseconds.
+  var knownEarliest: Int64?
+  var stopping = false
+}
+
+/// What a worker did, counted: for tests and the benchmark.
+package struct FleetCounters: Sendable {
+  package var sends = 0
+  package var statements = 0
+  package var folds = 0
+  package var notifications = 0
+  package var deliveries = 0
+  package var lostLeases = 0
+  package var handlerFailures = 0
+}
+
+extension Date {
+  init(micros: Int64) {
+    self.init(timeIntervalSince1970: Double(micros) / 1_000_000)
+  }
+}
+
+extension Duration {
+  var microseconds: Int64 {
+    let (seconds, attoseconds) = components
+    return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
+  }
+}

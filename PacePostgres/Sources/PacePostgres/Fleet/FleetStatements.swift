@@ -1,0 +1,130 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Pace open source project.
+// Licensed under Apache License v2.0. See LICENSE.txt for license information.
+//===----------------------------------------------------------------------===//
+
+import PostgresNIO
+
+/// The namespace's functions behind a fleet pacer: each step a worker or a
+/// sender takes is one call, one round trip. They are created by the
+/// schema's migration (version 1); a change to one is a new version.
+///
+/// Instants cross the wire as microseconds since the Unix epoch of the
+/// database's clock (`pace_micros`, `pace_instant`), the precision of
+/// `timestamptz`. The locking rules that make the instants exact:
+///
+/// - `pace_send` locks the key's row (making it for a new key) before it
+///   reads the clock, so per key the instants of sends are in the order
+///   their transactions commit.
+/// - `pace_claim` locks the keys it folds, then reads the clock, then the
+///   sends: every send committed before the lock is read, and every later
+///   send waits for the fold's commit, so its instant is after the fold's.
+enum FleetStatements {
+  static func functions(in namespace: PaceNamespace) -> [PostgresQuery] {
+    let ns = namespace.quoted
+    let channel = namespace.name
+    return [
+      // A send: lock the key's row, read the instant, record the send. The
+      // row becomes due a grace period later: the sending process folds it at
+      // once; another process takes over only if that one went away.
+      """
+      CREATE FUNCTION \(unescaped: ns).pace_send(p text, k text, v jsonb, grace interval) RETURNS bigint
+        LANGUAGE plpgsql AS $$
+      DECLARE
+        sent timestamptz;
+      BEGIN
+        INSERT INTO \(unescaped: ns).keys AS x (pacer, key, due_at) VALUES (p, k, \(unescaped: ns).pace_now() + grace)
+          ON CONFLICT (pacer, key) DO UPDATE SET due_at = \(unescaped: ns).pace_now() + grace
+          WHERE x.due_at IS NULL OR x.due_at > \(unescaped: ns).pace_now() + grace;
+        sent := \(unescaped: ns).pace_now();
+        INSERT INTO \(unescaped: ns).sends (pacer, key, value, sent_at) VALUES (p, k, v, sent);
+        RETURN \(unescaped: ns).pace_micros(sent);
+      END $$
+      """,
+      // A fold's claim: the keys this process sent to, then due keys, each
+      // locked or skipped; then the instant; then their states and sends.
+      """
+      CREATE FUNCTION \(unescaped: ns).pace_claim(p text, mine text[], lim bigint)
+        RETURNS TABLE (c_key text, c_state text, c_ids bigint[], c_values text[], c_sent bigint[], c_now bigint)
+        LANGUAGE plpgsql AS $$
+      DECLARE
+        claimed text[];
+        due text[];
+        instant timestamptz;
+      BEGIN
+        SELECT coalesce(array_agg(c.key), '{}') INTO claimed FROM (
+          SELECT x.key FROM \(unescaped: ns).keys x WHERE x.pacer = p AND x.key = ANY(mine)
+          ORDER BY x.key FOR UPDATE SKIP LOCKED) c;
+        SELECT coalesce(array_agg(c.key), '{}') INTO due FROM (
+          SELECT x.key FROM \(unescaped: ns).keys x
+          WHERE x.pacer = p AND x.due_at <= \(unescaped: ns).pace_now() AND NOT (x.key = ANY(claimed))
+          ORDER BY x.due_at LIMIT greatest(lim - cardinality(claimed), 0) FOR UPDATE SKIP LOCKED) c;
+        claimed := claimed || due;
+        IF cardinality(claimed) = 0 THEN RETURN; END IF;
+        instant := \(unescaped: ns).pace_now();
+        RETURN QUERY
+          SELECT x.key, x.state::text, s.ids, s.vals, s.ats, \(unescaped: ns).pace_micros(instant)
+          FROM \(unescaped: ns).keys x
+          LEFT JOIN LATERAL (
+            SELECT array_agg(y.id ORDER BY y.sent_at, y.id) AS ids,
+                   array_agg(y.value::text ORDER BY y.sent_at, y.id) AS vals,
+                   array_agg(\(unescaped: ns).pace_micros(y.sent_at) ORDER BY y.sent_at, y.id) AS ats
+            FROM \(unescaped: ns).sends y WHERE y.pacer = p AND y.key = x.key) s ON true
+          WHERE x.pacer = p AND x.key = ANY(claimed);
+      END $$
+      """,
+      // A fold's result, in the claim's transaction: the new states, the keys
+      // that go, the sends folded, the emissions, and a notification when a
+      // deadline became earlier than the fleet knew.
+      """
+      CREATE FUNCTION \(unescaped: ns).pace_apply(
+        p text, kept text[], states text[], due bigint[], gone text[], folded bigint[],
+        out_keys text[], out_values text[], out_at bigint[], keep_log boolean, notify_at bigint
+      ) RETURNS void
+        LANGUAGE plpgsql AS $$
+      BEGIN
+        UPDATE \(unescaped: ns).keys x
+          SET state = u.state::jsonb, due_at = \(unescaped: ns).pace_instant(u.due), updated_at = \(unescaped: ns).pace_now()
+          FROM unnest(kept, states, due) AS u(key, state, due)
+          WHERE x.pacer = p AND x.key = u.key;
+        DELETE FROM \(unescaped: ns).keys x WHERE x.pacer = p AND x.key = ANY(gone);
+        IF keep_log THEN
+          WITH f AS (DELETE FROM \(unescaped: ns).sends y WHERE y.id = ANY(folded)
+                     RETURNING y.id, y.pacer, y.key, y.value, y.sent_at)
+          INSERT INTO \(unescaped: ns).send_log (id, pacer, key, value, sent_at) SELECT * FROM f;
+        ELSE
+          DELETE FROM \(unescaped: ns).sends y WHERE y.id = ANY(folded);
+        END IF;
+        INSERT INTO \(unescaped: ns).outbox (pacer, key, value, emitted_at)
+          SELECT p, o.key, o.value::jsonb, \(unescaped: ns).pace_instant(o.at)
+          FROM unnest(out_keys, out_values, out_at) WITH ORDINALITY AS o(key, value, at, n)
+          ORDER BY o.n;
+        IF notify_at IS NOT NULL THEN
+          PERFORM pg_notify('\(unescaped: channel)', p || ' ' || notify_at);
+        END IF;
+      END $$
+      """,
+      // A delivery's claim: the first emission of each key whose lease is
+      // free or expired, and none behind another of its key.
+      """
+      CREATE FUNCTION \(unescaped: ns).pace_lease(p text, owner text, lease interval, lim bigint)
+        RETURNS TABLE (o_id bigint, o_key text, o_value text, o_emitted bigint, o_deliveries integer)
+        LANGUAGE plpgsql AS $$
+      BEGIN
+        RETURN QUERY
+          WITH heads AS (
+            SELECT o.id FROM \(unescaped: ns).outbox o
+            WHERE o.pacer = p
+              AND (o.lease_expires_at IS NULL OR o.lease_expires_at <= \(unescaped: ns).pace_now())
+              AND NOT EXISTS (
+                SELECT 1 FROM \(unescaped: ns).outbox e WHERE e.pacer = o.pacer AND e.key = o.key AND e.id < o.id)
+            ORDER BY o.id LIMIT lim FOR UPDATE SKIP LOCKED)
+          UPDATE \(unescaped: ns).outbox o
+            SET lease_owner = owner, lease_expires_at = \(unescaped: ns).pace_now() + lease, deliveries = o.deliveries + 1
+            FROM heads WHERE o.id = heads.id
+            RETURNING o.id, o.key, o.value::text, \(unescaped: ns).pace_micros(o.emitted_at), o.deliveries;
+      END $$
+      """,
+    ]
+  }
+}

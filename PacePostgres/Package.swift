@@ -37,10 +37,26 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
+    // The fleet tests' scenarios (policies, seeds, the replay oracle), shared
+    // by the probe and the tests; not a product.
+    .target(
+      name: "FleetScenario",
+      dependencies: [.product(name: "Pace", package: "Pace")]
+    ),
+    // One process of a fleet under test: sends, runs the worker, prints what
+    // its handlers received. The tests start several; not a product.
+    .executableTarget(
+      name: "FleetProbe",
+      dependencies: [
+        "PacePostgres", "FleetScenario",
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
     .testTarget(
       name: "PacePostgresTests",
       dependencies: [
-        "PacePostgres",
+        "PacePostgres", "FleetScenario", "FleetProbe",
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "Logging", package: "swift-log"),
       ]

@@ -14,20 +14,39 @@ extension FleetPacer {
   /// claimable, learn the earliest instant to wake at.
   func workLoop(_ group: inout DiscardingTaskGroup) async {
     var failures = 0
+    var lookAround = true
     while !Task.isCancelled {
-      await wake.wait()
+      // A poke (this process's sends, a delivery that ended) needs a fold and
+      // a delivery round; the alarm (a deadline, a lease, the safety poll, a
+      // notification, a failure) also a look at the whole pacer.
+      if await wake.wait() { lookAround = true }
       if work.withLock({ $0.stopping }) { break }
       guard !Task.isCancelled else { break }
       do {
-        while try await foldRound() == configuration.foldBatchSize {}
-        try await deliverRound(&group)
-        try await setAlarm()
+        var emitted = false
+        while true {
+          let (claimed, emissions) = try await foldRound()
+          emitted = emitted || emissions > 0
+          if claimed < configuration.foldBatchSize { break }
+        }
+        let deliveryEnded = work.withLock { state in
+          defer { state.deliveryEnded = false }
+          return state.deliveryEnded
+        }
+        if emitted || deliveryEnded || lookAround {
+          try await deliverRound(&group)
+        }
+        if lookAround {
+          try await setAlarm()
+          lookAround = false
+        }
         failures = 0
       } catch {
         // The database is away or refused: try again, less and less often.
         failures += 1
         let delay = min(Duration.milliseconds(100) * (1 << min(failures, 6)), configuration.safetyPollInterval)
         logger.warning("Fleet worker round failed; retrying", metadata: ["error": "\(String(reflecting: error))", "in": "\(delay)"])
+        lookAround = true
         wake.wake(at: .now + delay)
       }
     }
@@ -40,8 +59,8 @@ extension FleetPacer {
 
   /// Claims up to a batch of keys (this process's sends first, then due
   /// ones), folds them and writes the result back in one transaction.
-  /// Returns how many keys it claimed.
-  func foldRound() async throws -> Int {
+  /// Returns how many keys it claimed and how many emissions it committed.
+  func foldRound() async throws -> (claimed: Int, emissions: Int) {
     let mine = work.withLock { state -> [String] in
       let keys = Array(state.sentKeys.prefix(configuration.foldBatchSize))
       state.sentKeys.subtract(keys)
@@ -58,7 +77,7 @@ extension FleetPacer {
     }
   }
 
-  private func fold(_ mine: [String], on connection: PostgresConnection) async throws -> Int {
+  private func fold(_ mine: [String], on connection: PostgresConnection) async throws -> (claimed: Int, emissions: Int) {
     let ns = namespace.quoted
     let rows = try await connection.query(
       "SELECT c_key, c_state, c_ids, c_values, c_sent, c_now FROM \(unescaped: ns).pace_claim(\(name), \(mine), \(configuration.foldBatchSize))",
@@ -74,7 +93,7 @@ extension FleetPacer {
       now = instant
     }
     counters.withLock { $0.statements += 3 }  // BEGIN, the claim, COMMIT
-    guard !claimed.isEmpty else { return 0 }
+    guard !claimed.isEmpty else { return (0, 0) }
     clock.observe(now)
 
     let result = fold.fold(claimed, now: now)
@@ -102,7 +121,7 @@ extension FleetPacer {
       if notifyAt != nil { $0.notifications += 1 }
     }
     if let due = result.earliestDue, let local = clock.localInstant(of: due) { wake.wake(at: local) }
-    return claimed.count
+    return (claimed.count, result.emissions.count)
   }
 
   /// Claims the first emission of as many keys as this process may still
@@ -142,7 +161,10 @@ extension FleetPacer {
   private func deliver(_ emission: FleetEmission<Key, Value>) async {
     let ns = namespace.quoted
     defer {
-      work.withLock { _ = $0.delivering.remove(emission.id) }
+      work.withLock {
+        _ = $0.delivering.remove(emission.id)
+        $0.deliveryEnded = true
+      }
       wake.poke()
     }
     do {

@@ -182,6 +182,9 @@ struct FleetWorkState: Sendable {
   var sentKeys: Set<String> = []
   /// The emissions whose handlers run here.
   var delivering: Set<Int64> = []
+  /// Whether a handler returned since the last delivery round: its key's
+  /// next emission may be claimed.
+  var deliveryEnded = false
   /// The earliest deadline the fleet is known to have, microseconds.
   var knownEarliest: Int64?
   var stopping = false
@@ -196,6 +199,8 @@ package struct FleetCounters: Sendable {
   package var deliveries = 0
   package var lostLeases = 0
   package var handlerFailures = 0
+
+  package init() {}
 }
 
 extension Date {

@@ -40,9 +40,11 @@ final class FleetWake: Sendable {
     }
   }
 
-  /// Waits for a poke or the alarm, whichever comes first, then clears both;
-  /// returns at once when the task is cancelled.
-  func wait() async {
+  /// Waits for a poke or the alarm, whichever comes first, then clears the
+  /// poke, and the alarm if it rang; returns at once when the task is
+  /// cancelled. Returns whether the alarm rang (else a poke woke it).
+  @discardableResult
+  func wait() async -> Bool {
     await withTaskCancellationHandler {
       await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
         let resumeNow = state.withLock { state -> Bool in
@@ -57,11 +59,13 @@ final class FleetWake: Sendable {
     } onCancel: {
       poke()
     }
-    state.withLock { state in
+    return state.withLock { state in
       state.poked = false
-      state.alarm = nil
       state.timer?.cancel()
       state.timer = nil
+      guard let alarm = state.alarm, alarm <= .now else { return false }
+      state.alarm = nil
+      return true
     }
   }
 

@@ -1,0 +1,227 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Pace open source project.
+// Licensed under Apache License v2.0. See LICENSE.txt for license information.
+//===----------------------------------------------------------------------===//
+
+// One process of a fleet under test. It connects to the database on a Unix
+// socket, runs a worker for each pacer of the seeded scenario, waits for the
+// start file, sends its share of events, and runs on until the fleet is idle
+// (no key, send or emission left, and every probe done sending). It prints
+// each emission its handlers received, one line each, as the handler
+// returns, and a last line of counts:
+//
+//   E <pacer> <key> <value> <id> <emitted µs> <delivery> <realtime ns>
+//   S sends=… statements=… notifications=… folds=… deliveries=… lostLeases=… seconds=…
+//
+// With --naive it runs the hand-rolled read-then-write throttle instead, the
+// way job code often does, for the contrast.
+
+import FleetScenario
+import Foundation
+import Logging
+import Pace
+import PacePostgres
+import PostgresNIO
+import Synchronization
+
+struct Options {
+  var socket = ""
+  var database = ""
+  var namespace = "fleet"
+  var seed: UInt64 = 1
+  var pacers = 6
+  var keys = 1000
+  var process = 0
+  var processes = 4
+  var sends = 1000
+  var handlerMilliseconds = 0
+  var leaseMilliseconds = 30_000
+  var start = ""
+  var pauses = true
+  var naive = false
+  var notify = false
+
+  init(_ arguments: [String]) {
+    var iterator = arguments.makeIterator()
+    while let argument = iterator.next() {
+      let value = { iterator.next() ?? "" }
+      switch argument {
+      case "--socket": socket = value()
+      case "--database": database = value()
+      case "--namespace": namespace = value()
+      case "--seed": seed = UInt64(value()) ?? 1
+      case "--pacers": pacers = Int(value()) ?? 6
+      case "--keys": keys = Int(value()) ?? 1000
+      case "--process": process = Int(value()) ?? 0
+      case "--processes": processes = Int(value()) ?? 4
+      case "--sends": sends = Int(value()) ?? 1000
+      case "--handler-ms": handlerMilliseconds = Int(value()) ?? 0
+      case "--lease-ms": leaseMilliseconds = Int(value()) ?? 30_000
+      case "--start": start = value()
+      case "--no-pauses": pauses = false
+      case "--naive": naive = true
+      default: fatalError("unknown argument \(argument)")
+      }
+    }
+  }
+}
+
+let options = Options(Array(CommandLine.arguments.dropFirst()))
+/// Writes a line at once, unbuffered: a line written before a kill is kept.
+func say(_ line: String) {
+  FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+let logger: Logger = {
+  var logger = Logger(label: "probe.\(options.process)", factory: { StreamLogHandler.standardError(label: $0) })
+  logger.logLevel = ProcessInfo.processInfo.environment["PACE_TEST_LOG"] != nil ? .debug : .warning
+  return logger
+}()
+
+let scenario = FleetScenario(seed: options.seed, pacerCount: options.pacers, keyCount: options.keys)
+let namespace = try PaceNamespace(options.namespace)
+let client = PostgresClient(
+  configuration: .init(unixSocketPath: options.socket, username: "pace", password: nil, database: options.database),
+  backgroundLogger: logger)
+
+func realtimeNanos() -> Int64 {
+  var spec = timespec()
+  clock_gettime(CLOCK_REALTIME, &spec)
+  return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
+}
+
+func handle(_ pacer: String, _ emission: FleetEmission<String, String>) async throws {
+  if options.handlerMilliseconds > 0 { try await Task.sleep(for: .milliseconds(options.handlerMilliseconds)) }
+  say(
+    "E \(pacer) \(emission.key) \(emission.value) \(emission.id) \(Int64((emission.emittedAt.timeIntervalSince1970 * 1_000_000).rounded())) \(emission.delivery) \(realtimeNanos())"
+  )
+}
+
+var configuration = FleetConfiguration()
+configuration.lease = .milliseconds(options.leaseMilliseconds)
+configuration.keepsSendLog = true
+configuration.safetyPollInterval = .seconds(1)
+
+/// Sends one value for the key of number `index`; returns whether it was sent.
+typealias Sender = @Sendable (_ index: Int, _ value: String) async throws -> Void
+
+func waitForStart() async throws {
+  while !options.start.isEmpty, !FileManager.default.fileExists(atPath: options.start) {
+    try await Task.sleep(for: .milliseconds(2))
+  }
+}
+
+/// The share of sends of this process: seeded by the scenario and the process.
+func sendAll(_ send: Sender) async throws -> Duration {
+  var random = ScenarioRandom(seed: options.seed &* 1_000_003 &+ UInt64(options.process))
+  let clock = ContinuousClock()
+  let started = clock.now
+  for n in 0..<options.sends {
+    // Skewed: low numbers are hot keys, with bursts; high ones are cold.
+    let bound = random.next() % UInt64(scenario.keyCount) + 1
+    let index = Int(random.next() % bound)
+    try await send(index, "v\(options.process)-\(n)")
+    if options.pauses, random.next() % 40 == 0 {
+      // A quiet spell now and then, so that bursts end and windows close mid-run.
+      try await Task.sleep(for: .milliseconds(Int64(random.next() % 250)))
+    }
+  }
+  return clock.now - started
+}
+
+func fleetIsIdle() async throws -> Bool {
+  let ns = namespace.quoted
+  let rows = try await client.query(
+    """
+    SELECT (SELECT count(*) FROM \(unescaped: ns).keys) + (SELECT count(*) FROM \(unescaped: ns).sends)
+      + (SELECT count(*) FROM \(unescaped: ns).outbox), (SELECT count(*) FROM public.probe_done)
+    """)
+  for try await (left, done) in rows.decode((Int, Int).self) { return left == 0 && done >= options.processes }
+  return false
+}
+
+func markDone() async throws {
+  try await client.query("INSERT INTO public.probe_done (process) VALUES (\(options.process)) ON CONFLICT DO NOTHING")
+}
+
+try await withThrowingTaskGroup(of: Void.self) { group in
+  group.addTask { await client.run() }
+
+  if options.naive {
+    // The hand-rolled throttle (leading edge, one window per key): read the
+    // key's window, and if it is over, write a new one and run the job.
+    try await waitForStart()
+    let window = scenario.pacers[0].intervalMilliseconds
+    let elapsed = try await sendAll { index, value in
+      let key = scenario.key(index).key
+      let rows = try await client.query(
+        "SELECT window_end > clock_timestamp() FROM public.naive WHERE key = \(key)")
+      var open = false
+      for try await isOpen in rows.decode(Bool.self) { open = isOpen }
+      guard !open else { return }
+      try await client.query(
+        """
+        INSERT INTO public.naive (key, window_end) VALUES (\(key), clock_timestamp() + \(window) * interval '1 ms')
+        ON CONFLICT (key) DO UPDATE SET window_end = excluded.window_end
+        """)
+      say("E naive \(key) \(value) 0 0 1 \(realtimeNanos())")
+    }
+    say("S sends=\(options.sends) seconds=\(Double(elapsed.components.seconds))")
+    group.cancelAll()
+    return
+  }
+
+  var senders: [FleetPacer<String, DebounceStateMachine<String, DriverInstant>>] = []
+  var throttlers: [FleetPacer<String, ThrottleStateMachine<String, DriverInstant>>] = []
+  var counterReaders: [@Sendable () -> FleetCounters] = []
+  var stoppers: [@Sendable () -> Void] = []
+  var sendTo: [String: Sender] = [:]
+  for pacer in scenario.pacers {
+    let name = pacer.name
+    if pacer.isDebounce {
+      let fleet = FleetPacer(
+        pacer.debounce, name: name, namespace: namespace, client: client, configuration: configuration, logger: logger
+      ) { try await handle(name, $0) }
+      senders.append(fleet)
+      group.addTask { try await fleet.run() }
+      counterReaders.append { fleet.counters.withLock { $0 } }
+      stoppers.append { fleet.shutDownGracefully() }
+      sendTo[name] = { index, value in try await fleet.send(value, for: scenario.key(index).key) }
+    } else {
+      let fleet = FleetPacer(
+        pacer.throttle, name: name, namespace: namespace, client: client, configuration: configuration, logger: logger
+      ) { try await handle(name, $0) }
+      throttlers.append(fleet)
+      group.addTask { try await fleet.run() }
+      counterReaders.append { fleet.counters.withLock { $0 } }
+      stoppers.append { fleet.shutDownGracefully() }
+      sendTo[name] = { index, value in try await fleet.send(value, for: scenario.key(index).key) }
+    }
+  }
+  let routes = sendTo
+  try await waitForStart()
+  let elapsed = try await sendAll { index, value in
+    try await routes[scenario.key(index).pacer.name]!(index, value)
+  }
+  try await markDone()
+  while try await !fleetIsIdle() {
+    try await Task.sleep(for: .milliseconds(50))
+  }
+  var total = FleetCounters()
+  for read in counterReaders {
+    let counters = read()
+    total.sends += counters.sends
+    total.statements += counters.statements
+    total.notifications += counters.notifications
+    total.folds += counters.folds
+    total.deliveries += counters.deliveries
+    total.lostLeases += counters.lostLeases
+  }
+  let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+  say(
+    "S sends=\(total.sends) statements=\(total.statements) notifications=\(total.notifications) folds=\(total.folds) deliveries=\(total.deliveries) lostLeases=\(total.lostLeases) seconds=\(seconds)"
+  )
+  for stop in stoppers { stop() }
+  // The workers return; then the client goes.
+  group.cancelAll()
+}

@@ -10,11 +10,14 @@
 // each emission its handlers received, one line each, as the handler
 // returns, and a last line of counts:
 //
+//   H <id>              (a handler starts)
 //   E <pacer> <key> <value> <id> <emitted µs> <delivery> <realtime ns>
 //   S sends=… statements=… notifications=… folds=… deliveries=… lostLeases=… seconds=…
 //
-// With --naive it runs the hand-rolled read-then-write throttle instead, the
-// way job code often does, for the contrast.
+// With --leading-throttle-ms W every key is one pacer's: a leading-edge
+// throttle of window W ("run at most once per window"). With --naive, that
+// throttle is the hand-rolled read-then-write that job code often has, for
+// the contrast. --in-order sends to the keys in turn, as every process does.
 
 import FleetScenario
 import Foundation
@@ -39,7 +42,8 @@ struct Options {
   var start = ""
   var pauses = true
   var naive = false
-  var notify = false
+  var inOrder = false
+  var leadingThrottleMilliseconds: Int64?
 
   init(_ arguments: [String]) {
     var iterator = arguments.makeIterator()
@@ -60,6 +64,8 @@ struct Options {
       case "--start": start = value()
       case "--no-pauses": pauses = false
       case "--naive": naive = true
+      case "--in-order": inOrder = true
+      case "--leading-throttle-ms": leadingThrottleMilliseconds = Int64(value())
       default: fatalError("unknown argument \(argument)")
       }
     }
@@ -78,7 +84,12 @@ let logger: Logger = {
   return logger
 }()
 
-let scenario = FleetScenario(seed: options.seed, pacerCount: options.pacers, keyCount: options.keys)
+let scenario =
+  options.leadingThrottleMilliseconds.map {
+    FleetScenario(
+      pacers: [.init(name: "p0", kind: .throttleLeading, intervalMilliseconds: $0, maxWaitMilliseconds: nil)],
+      keyCount: options.keys)
+  } ?? FleetScenario(seed: options.seed, pacerCount: options.pacers, keyCount: options.keys)
 let namespace = try PaceNamespace(options.namespace)
 let client = PostgresClient(
   configuration: .init(unixSocketPath: options.socket, username: "pace", password: nil, database: options.database),
@@ -91,16 +102,20 @@ func realtimeNanos() -> Int64 {
 }
 
 func handle(_ pacer: String, _ emission: FleetEmission<String, String>) async throws {
+  say("H \(emission.id)")
   if options.handlerMilliseconds > 0 { try await Task.sleep(for: .milliseconds(options.handlerMilliseconds)) }
   say(
     "E \(pacer) \(emission.key) \(emission.value) \(emission.id) \(Int64((emission.emittedAt.timeIntervalSince1970 * 1_000_000).rounded())) \(emission.delivery) \(realtimeNanos())"
   )
 }
 
-var configuration = FleetConfiguration()
-configuration.lease = .milliseconds(options.leaseMilliseconds)
-configuration.keepsSendLog = true
-configuration.safetyPollInterval = .seconds(1)
+let configuration = {
+  var configuration = FleetConfiguration()
+  configuration.lease = .milliseconds(options.leaseMilliseconds)
+  configuration.keepsSendLog = true
+  configuration.safetyPollInterval = .seconds(1)
+  return configuration
+}()
 
 /// Sends one value for the key of number `index`; returns whether it was sent.
 typealias Sender = @Sendable (_ index: Int, _ value: String) async throws -> Void
@@ -119,7 +134,7 @@ func sendAll(_ send: Sender) async throws -> Duration {
   for n in 0..<options.sends {
     // Skewed: low numbers are hot keys, with bursts; high ones are cold.
     let bound = random.next() % UInt64(scenario.keyCount) + 1
-    let index = Int(random.next() % bound)
+    let index = options.inOrder ? n % scenario.keyCount : Int(random.next() % bound)
     try await send(index, "v\(options.process)-\(n)")
     if options.pauses, random.next() % 40 == 0 {
       // A quiet spell now and then, so that bursts end and windows close mid-run.
@@ -133,8 +148,9 @@ func fleetIsIdle() async throws -> Bool {
   let ns = namespace.quoted
   let rows = try await client.query(
     """
-    SELECT (SELECT count(*) FROM \(unescaped: ns).keys) + (SELECT count(*) FROM \(unescaped: ns).sends)
-      + (SELECT count(*) FROM \(unescaped: ns).outbox), (SELECT count(*) FROM public.probe_done)
+    SELECT (SELECT count(*) FROM \(unescaped: ns).keys WHERE due_at < \(unescaped: ns).pace_now() + interval '10 s')
+      + (SELECT count(*) FROM \(unescaped: ns).sends) + (SELECT count(*) FROM \(unescaped: ns).outbox),
+      (SELECT count(*) FROM public.probe_done)
     """)
   for try await (left, done) in rows.decode((Int, Int).self) { return left == 0 && done >= options.processes }
   return false
@@ -149,7 +165,7 @@ try await withThrowingTaskGroup(of: Void.self) { group in
 
   if options.naive {
     // The hand-rolled throttle (leading edge, one window per key): read the
-    // key's window, and if it is over, write a new one and run the job.
+    // key's window, and if it is over, run the job and record a new window.
     try await waitForStart()
     let window = scenario.pacers[0].intervalMilliseconds
     let elapsed = try await sendAll { index, value in
@@ -159,44 +175,36 @@ try await withThrowingTaskGroup(of: Void.self) { group in
       var open = false
       for try await isOpen in rows.decode(Bool.self) { open = isOpen }
       guard !open else { return }
+      // The job runs, then the window is recorded: the common order (a job
+      // that fails should run again), which leaves the race wide open.
+      say("E naive \(key) \(value) 0 0 1 \(realtimeNanos())")
+      try await Task.sleep(for: .milliseconds(2))
       try await client.query(
         """
         INSERT INTO public.naive (key, window_end) VALUES (\(key), clock_timestamp() + \(window) * interval '1 ms')
         ON CONFLICT (key) DO UPDATE SET window_end = excluded.window_end
         """)
-      say("E naive \(key) \(value) 0 0 1 \(realtimeNanos())")
     }
-    say("S sends=\(options.sends) seconds=\(Double(elapsed.components.seconds))")
+    say("S sends=\(options.sends) seconds=\(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)")
     group.cancelAll()
     return
   }
 
-  var senders: [FleetPacer<String, DebounceStateMachine<String, DriverInstant>>] = []
-  var throttlers: [FleetPacer<String, ThrottleStateMachine<String, DriverInstant>>] = []
   var counterReaders: [@Sendable () -> FleetCounters] = []
   var stoppers: [@Sendable () -> Void] = []
   var sendTo: [String: Sender] = [:]
+  func add<Machine: StorablePacingStateMachine & Sendable>(_ machine: Machine, name: String)
+  where Machine.Value == String, Machine.Instant == DriverInstant {
+    let fleet = FleetPacer(
+      machine, name: name, namespace: namespace, client: client, configuration: configuration, logger: logger
+    ) { try await handle(name, $0) }
+    group.addTask { try await fleet.run() }
+    counterReaders.append { fleet.counters.withLock { $0 } }
+    stoppers.append { fleet.shutDownGracefully() }
+    sendTo[name] = { index, value in try await fleet.send(value, for: scenario.key(index).key) }
+  }
   for pacer in scenario.pacers {
-    let name = pacer.name
-    if pacer.isDebounce {
-      let fleet = FleetPacer(
-        pacer.debounce, name: name, namespace: namespace, client: client, configuration: configuration, logger: logger
-      ) { try await handle(name, $0) }
-      senders.append(fleet)
-      group.addTask { try await fleet.run() }
-      counterReaders.append { fleet.counters.withLock { $0 } }
-      stoppers.append { fleet.shutDownGracefully() }
-      sendTo[name] = { index, value in try await fleet.send(value, for: scenario.key(index).key) }
-    } else {
-      let fleet = FleetPacer(
-        pacer.throttle, name: name, namespace: namespace, client: client, configuration: configuration, logger: logger
-      ) { try await handle(name, $0) }
-      throttlers.append(fleet)
-      group.addTask { try await fleet.run() }
-      counterReaders.append { fleet.counters.withLock { $0 } }
-      stoppers.append { fleet.shutDownGracefully() }
-      sendTo[name] = { index, value in try await fleet.send(value, for: scenario.key(index).key) }
-    }
+    if pacer.isDebounce { add(pacer.debounce, name: pacer.name) } else { add(pacer.throttle, name: pacer.name) }
   }
   let routes = sendTo
   try await waitForStart()

@@ -15,6 +15,13 @@ public struct FleetScenario: Sendable {
       case debounceTrailing, debounceLeading, debounceBoth, throttleBoth, throttleLeading, throttleTrailing
     }
 
+    public init(name: String, kind: Kind, intervalMilliseconds: Int64, maxWaitMilliseconds: Int64?) {
+      self.name = name
+      self.kind = kind
+      self.intervalMilliseconds = intervalMilliseconds
+      self.maxWaitMilliseconds = maxWaitMilliseconds
+    }
+
     public var name: String
     public var kind: Kind
     public var intervalMilliseconds: Int64
@@ -106,6 +113,13 @@ public struct FleetScenario: Sendable {
         ? interval + Int64(random.next() % UInt64(2 * interval)) : nil
       return Pacer(name: "p\(index)", kind: kind, intervalMilliseconds: interval, maxWaitMilliseconds: maxWait)
     }
+  }
+
+  /// A scenario of the given pacers.
+  public init(pacers: [Pacer], keyCount: Int) {
+    seed = 0
+    self.pacers = pacers
+    self.keyCount = keyCount
   }
 
   /// The key of number `index`, and the pacer it belongs to.

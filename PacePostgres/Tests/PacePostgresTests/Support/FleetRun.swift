@@ -27,6 +27,8 @@ struct FleetRun {
   /// A probe's output: its deliveries and its last line of counts.
   struct Output {
     var deliveries: [Delivery] = []
+    /// The ids whose handlers started, in order.
+    var handlerStarts: [Int64] = []
     var counts: [String: Double] = [:]
     var status: Int32 = 0
     var standardError = ""
@@ -83,6 +85,8 @@ struct FleetRun {
               pacer: fields[1], key: fields[2], value: fields[3], id: Int64(fields[4]) ?? -1,
               micros: Int64(fields[5]) ?? -1, delivery: Int(fields[6]) ?? -1,
               realtimeNanos: Int64(fields[7]) ?? -1, process: number))
+        } else if fields.first == "H", fields.count == 2, let id = Int64(fields[1]) {
+          output.handlerStarts.append(id)
         } else if fields.first == "S" {
           for field in fields.dropFirst() {
             let pair = field.split(separator: "=")
@@ -98,9 +102,9 @@ struct FleetRun {
 
   var startFile: URL { folder.appendingPathComponent("start") }
 
-  /// Starts probe `number` with `arguments` (after the connection's),
-  /// optionally under `prefix` (such as `faketime`).
-  func launch(_ number: Int, _ arguments: [String], prefix: [String] = []) throws -> Probe {
+  /// Starts probe `number` with `arguments` (after the connection's) and
+  /// `environment` added to this process's.
+  func launch(_ number: Int, _ arguments: [String], environment extra: [String: String] = [:]) throws -> Probe {
     let process = Process()
     let output = folder.appendingPathComponent("probe-\(number).out")
     let error = folder.appendingPathComponent("probe-\(number).err")
@@ -111,17 +115,13 @@ struct FleetRun {
         "--socket", server.socketPath, "--database", database, "--namespace", namespace.name,
         "--process", "\(number)", "--start", startFile.path,
       ] + arguments
-    if let program = prefix.first {
-      process.executableURL = URL(fileURLWithPath: program)
-      process.arguments = Array(prefix.dropFirst()) + [Self.probe.path] + probeArguments
-    } else {
-      process.executableURL = Self.probe
-      process.arguments = probeArguments
-    }
+    process.executableURL = Self.probe
+    process.arguments = probeArguments
     process.standardOutput = try FileHandle(forWritingTo: output)
     process.standardError = try FileHandle(forWritingTo: error)
     var environment = ProcessInfo.processInfo.environment
     environment["PATH"] = "/usr/bin:/bin"
+    environment.merge(extra) { $1 }
     process.environment = environment
     try process.run()
     return Probe(process: process, number: number, outputFile: output, errorFile: error)
@@ -130,6 +130,15 @@ struct FleetRun {
   /// Lets the probes go once they all had time to connect.
   func start() throws {
     _ = FileManager.default.createFile(atPath: startFile.path, contents: Data())
+  }
+
+  /// Starts `count` probes with `arguments`, lets them go together once
+  /// they had time to connect, and waits for them to exit.
+  func run(_ count: Int, _ arguments: [String]) async throws -> [Output] {
+    let probes = try (0..<count).map { try launch($0, arguments) }
+    try await Task.sleep(for: .milliseconds(500))
+    try start()
+    return try await wait(for: probes)
   }
 
   /// Waits for `probes` to exit, failing after `limit` (a hang guard).
@@ -160,6 +169,22 @@ struct FleetRun {
       log[pacer, default: [:]][key, default: []].append((micros, value))
     }
     return log
+  }
+
+  /// Compiles `skew_clock.c` (beside this file) into a library to preload:
+  /// a wall clock off by `PACE_SKEW_SECONDS`. Returns its path.
+  func compileSkewedClock() throws -> String {
+    let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("skew_clock.c")
+    let library = folder.appendingPathComponent("skew_clock.so")
+    let compiler = Process()
+    compiler.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    compiler.arguments = ["cc", "-shared", "-fPIC", "-O2", "-o", library.path, source.path, "-ldl"]
+    try compiler.run()
+    compiler.waitUntilExit()
+    guard compiler.terminationStatus == 0 else {
+      throw FleetRunFailure(description: "cc could not compile \(source.path)")
+    }
+    return library.path
   }
 
   func removeFolder() {

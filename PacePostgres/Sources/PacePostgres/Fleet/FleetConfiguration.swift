@@ -42,6 +42,12 @@ public struct FleetConfiguration: Sendable, Hashable {
   /// again (by any process). 1 s by default.
   public var retryDelay: Duration = .seconds(1)
 
+  /// How long the first send and the worker's start wait for the database
+  /// to answer (when they check the namespace's schema) before they throw a
+  /// ``FleetPacerError``: a database that is away at start is an error, not
+  /// a hang. 10 s by default.
+  public var answerTimeout: Duration = .seconds(10)
+
   /// Whether folded sends are kept in the namespace's `send_log` table, with
   /// their instants, so that a test or an audit can replay exactly what the
   /// policies were told. Off by default: the table grows with every send.

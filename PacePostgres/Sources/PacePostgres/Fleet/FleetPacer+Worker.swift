@@ -44,6 +44,7 @@ extension FleetPacer {
       } catch {
         // The database is away or refused: try again, less and less often.
         failures += 1
+        counters.withLock { $0.failedRounds += 1 }
         let delay = min(Duration.milliseconds(100) * (1 << min(failures, 6)), configuration.safetyPollInterval)
         logger.warning("Fleet worker round failed; retrying", metadata: ["error": "\(String(reflecting: error))", "in": "\(delay)"])
         lookAround = true

@@ -132,13 +132,18 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
     let json = String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
     let ns = namespace.quoted
     let keyText = key.description
-    let rows = try await client.query(
-      """
-      SELECT \(unescaped: ns).pace_send(\(name), \(keyText), \(json)::jsonb, \(configuration.foldGrace.microseconds) * interval '1 microsecond')
-      """,
-      logger: logger)
+    try await checkSchema()
     var instant: Int64 = 0
-    for try await micros in rows.decode(Int64.self) { instant = micros }
+    do {
+      let rows = try await client.query(
+        """
+        SELECT \(unescaped: ns).pace_send(\(name), \(keyText), \(json)::jsonb, \(configuration.foldGrace.microseconds) * interval '1 microsecond')
+        """,
+        logger: logger)
+      for try await micros in rows.decode(Int64.self) { instant = micros }
+    } catch {
+      throw FleetPacerError(namespace: namespace, pacer: name, doing: "send", error: error)
+    }
     counters.withLock { $0.sends += 1; $0.statements += 1 }
     clock.observe(instant)
     work.withLock { _ = $0.sentKeys.insert(keyText) }
@@ -149,11 +154,20 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
   /// The worker: folds, fires and delivers until the task is cancelled or
   /// the service group shuts down gracefully.
   ///
+  /// It first checks the namespace's schema: it throws
+  /// ``PaceSchemaError`` when the namespace is not migrated to this
+  /// library's version, and ``FleetPacerError`` when the database does not
+  /// answer, rather than wait. Once started, it rides out a database that
+  /// goes away: each round that fails is tried again, less and less often
+  /// (at most every ``FleetConfiguration/safetyPollInterval``), and what was
+  /// committed is taken up where it was left.
+  ///
   /// On a graceful shutdown it stops claiming, lets the handlers that run
   /// finish, and returns. When cancelled, it cancels the handlers that run
   /// and releases their leases, so that another process delivers their
   /// emissions at once.
   public func run() async throws {
+    try await checkSchema()
     logger.debug("Fleet worker starts", metadata: ["owner": "\(owner)"])
     await withGracefulShutdownHandler {
       await withDiscardingTaskGroup { group in
@@ -166,6 +180,30 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
       self.shutDownGracefully()
     }
     logger.debug("Fleet worker stops", metadata: ["owner": "\(owner)"])
+  }
+
+  /// Checks, once, that the namespace is at this library's schema version.
+  func checkSchema() async throws {
+    guard !work.withLock({ $0.schemaChecked }) else { return }
+    let version: Int?
+    do {
+      let (schema, client, logger) = (PaceSchema(namespace: namespace), client, logger)
+      version = try await withAnswerTimeout(configuration.answerTimeout) {
+        try await schema.installedVersion(on: client, logger: logger)
+      }
+    } catch let error as PaceSchemaError {
+      throw error
+    } catch {
+      throw FleetPacerError(namespace: namespace, pacer: name, doing: "read the schema version", error: error)
+    }
+    switch version {
+    case nil: throw PaceSchemaError.notMigrated(namespace: namespace.name)
+    case let version? where version > PaceSchema.version:
+      throw PaceSchemaError.newerVersion(namespace: namespace.name, found: version, supported: PaceSchema.version)
+    case let version? where version < PaceSchema.version:
+      throw PaceSchemaError.olderVersion(namespace: namespace.name, found: version, supported: PaceSchema.version)
+    default: work.withLock { $0.schemaChecked = true }
+    }
   }
 
   /// Stops claiming, lets running handlers finish, and ends ``run()``: what
@@ -188,6 +226,7 @@ struct FleetWorkState: Sendable {
   /// The earliest deadline the fleet is known to have, microseconds.
   var knownEarliest: Int64?
   var stopping = false
+  var schemaChecked = false
 }
 
 /// What a worker did, counted: for tests and the benchmark.
@@ -199,6 +238,7 @@ package struct FleetCounters: Sendable {
   package var deliveries = 0
   package var lostLeases = 0
   package var handlerFailures = 0
+  package var failedRounds = 0
 
   package init() {}
 }

@@ -3,7 +3,8 @@
 // Licensed under Apache License v2.0. See LICENSE.txt for license information.
 //===----------------------------------------------------------------------===//
 
-/// Why ``PaceSchema/migrate(on:logger:)`` refused a database.
+/// Why ``PaceSchema/migrate(on:logger:)`` refused a database, or a
+/// ``FleetPacer`` refused to use a namespace.
 ///
 /// Each of these is thrown before anything is changed: the migration's
 /// transaction is rolled back and the database is as it was.
@@ -17,6 +18,12 @@ public enum PaceSchemaError: Error, Hashable, CustomStringConvertible {
   /// The schema exists and holds objects, but no Pace version table: it
   /// belongs to something else. Choose another namespace.
   case notAPaceSchema(namespace: String, objects: [String])
+  /// A fleet pacer found no Pace tables in the namespace: call
+  /// ``PaceSchema/migrate(on:logger:)`` when the process starts.
+  case notMigrated(namespace: String)
+  /// A fleet pacer found the namespace at an older version than this
+  /// library's: call ``PaceSchema/migrate(on:logger:)`` when the process starts.
+  case olderVersion(namespace: String, found: Int, supported: Int)
 
   public var description: String {
     switch self {
@@ -30,6 +37,12 @@ public enum PaceSchemaError: Error, Hashable, CustomStringConvertible {
     case .notAPaceSchema(let namespace, let objects):
       "schema \(namespace.debugDescription) already holds objects that Pace did not create "
         + "(\(objects.joined(separator: ", "))); choose another namespace (nothing was changed)"
+    case .notMigrated(let namespace):
+      "Pace namespace \(namespace.debugDescription) has no Pace tables; "
+        + "call PaceSchema(namespace:).migrate(on:) when the process starts"
+    case .olderVersion(let namespace, let found, let supported):
+      "Pace namespace \(namespace.debugDescription) has schema version \(found), older than this library's "
+        + "\(supported); call PaceSchema(namespace:).migrate(on:) when the process starts"
     }
   }
 }

@@ -8,6 +8,7 @@ import Logging
 import Pace
 import PacePostgres
 import PostgresNIO
+import Synchronization
 import Testing
 
 /// Fleet pacers against a real PostgreSQL 15, in one process: sends, folds,
@@ -64,7 +65,51 @@ struct FleetPacerTests {
     }
   }
 
+  @Test func triggerDuringSlowHandler_oneMoreDeliveryAfterIt_withTheLatestValue_neverConcurrent() async throws {
+    try await withFleet { client in
+      let log = EmissionLog<String>()
+      let spans = Mutex<[(value: String, start: ContinuousClock.Instant, end: ContinuousClock.Instant)]>([])
+      let release = AsyncGate()
+      let handler: @Sendable (FleetEmission<String, String>) async throws -> Void = { emission in
+        let start = ContinuousClock.now
+        log.record(emission)
+        if emission.value == "first" { await release.wait() }
+        spans.withLock { $0.append((emission.value, start, .now)) }
+      }
+      // Two workers share the pacer, as two processes would.
+      let a = FleetPacer(.debounce(for: .milliseconds(100)), name: "builds", namespace: namespace, client: client, handler: handler)
+      let b = FleetPacer(.debounce(for: .milliseconds(100)), name: "builds", namespace: namespace, client: client, handler: handler)
+      try await running(a) {
+        try await running(b) {
+          try await a.send("first", for: "repo")
+          _ = try await log.wait { $0.count == 1 }
+          // The handler of "first" runs; a burst arrives, from both workers.
+          try await b.send("second", for: "repo")
+          try await a.send("third", for: "repo")
+          // Its emission is committed, and waits behind the running one.
+          try await waitForOutbox(count: 2, client)
+          try await Task.sleep(for: .milliseconds(200))
+          #expect(log.all.map(\.value) == ["first"])
+          await release.open()
+          let entries = try await log.wait { $0.count == 2 }
+          #expect(entries.map(\.value) == ["first", "third"])
+        }
+      }
+      let done = spans.withLock { $0 }
+      #expect(done.map(\.value) == ["first", "third"])
+      if done.count == 2 { #expect(done[0].end <= done[1].start, "the second delivery began after the first ended") }
+    }
+  }
+
   // MARK: - Helpers
+
+  private func waitForOutbox(count: Int, _ client: PostgresClient) async throws {
+    let deadline = ContinuousClock.now + .seconds(30)
+    while try await self.count("outbox", on: client) < count {
+      guard ContinuousClock.now < deadline else { throw FleetRunFailure(description: "outbox never reached \(count)") }
+      try await Task.sleep(for: .milliseconds(10))
+    }
+  }
 
   private func withFleet(_ body: (PostgresClient) async throws -> Void) async throws {
     let server = try TestPostgresServer.required()
@@ -95,6 +140,31 @@ let testLogger: Logger = {
   logger.logLevel = .debug
   return logger
 }()
+
+/// A gate that tasks wait at until it is opened.
+final class AsyncGate: Sendable {
+  private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+  func wait() async {
+    await withCheckedContinuation { continuation in
+      let resume = state.withLock { state -> Bool in
+        if state.open { return true }
+        state.waiters.append(continuation)
+        return false
+      }
+      if resume { continuation.resume() }
+    }
+  }
+
+  func open() async {
+    let waiters = state.withLock { state in
+      state.open = true
+      defer { state.waiters = [] }
+      return state.waiters
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+}
 
 /// Runs `body` while `pacer`'s worker runs, then stops the worker gracefully.
 func running<Key, Machine>(

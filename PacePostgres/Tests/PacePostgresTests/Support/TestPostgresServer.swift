@@ -90,6 +90,14 @@ final class TestPostgresServer: Sendable {
 
   private var dataPath: String { folder.appendingPathComponent("data").path }
 
+  /// Restarts the server (`-m fast`: connections are cut, what was
+  /// committed stays), as a database failover or upgrade would.
+  func restart() async throws {
+    try await run(
+      "pg_ctl", "restart", "-w", "-t", "60", "-m", "fast", "-D", dataPath, "-l",
+      folder.appendingPathComponent("server.log").path)
+  }
+
   /// Stops the server at once (`-m immediate`: test data need no checkpoint)
   /// and deletes the folder. Safe to call when the server never started.
   func stop() async {

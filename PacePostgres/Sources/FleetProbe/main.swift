@@ -18,6 +18,11 @@
 // throttle of window W ("run at most once per window"). With --naive, that
 // throttle is the hand-rolled read-then-write that job code often has, for
 // the contrast. --in-order sends to the keys in turn, as every process does.
+//
+// For the benchmark (PacePostgres/Benchmarks/fleet-compare): --duration-s D
+// sends to uniformly random keys for D seconds; --debounce-ms M makes every
+// key one trailing debounce; --floor does a bare upsert per send instead;
+// --polls-only makes the workers poll once a second, as job systems do.
 
 import FleetScenario
 import Foundation
@@ -44,6 +49,11 @@ struct Options {
   var naive = false
   var inOrder = false
   var leadingThrottleMilliseconds: Int64?
+  var debounceMilliseconds: Int64?
+  var durationSeconds: Double?
+  var floor = false
+  var pollsOnly = false
+  var migrate = false
 
   init(_ arguments: [String]) {
     var iterator = arguments.makeIterator()
@@ -66,6 +76,11 @@ struct Options {
       case "--naive": naive = true
       case "--in-order": inOrder = true
       case "--leading-throttle-ms": leadingThrottleMilliseconds = Int64(value())
+      case "--debounce-ms": debounceMilliseconds = Int64(value())
+      case "--duration-s": durationSeconds = Double(value())
+      case "--floor": floor = true
+      case "--polls-only": pollsOnly = true
+      case "--migrate": migrate = true
       default: fatalError("unknown argument \(argument)")
       }
     }
@@ -85,7 +100,11 @@ let logger: Logger = {
 }()
 
 let scenario =
-  options.leadingThrottleMilliseconds.map {
+  options.debounceMilliseconds.map {
+    FleetScenario(
+      pacers: [.init(name: "p0", kind: .debounceTrailing, intervalMilliseconds: $0, maxWaitMilliseconds: nil)],
+      keyCount: options.keys)
+  } ?? options.leadingThrottleMilliseconds.map {
     FleetScenario(
       pacers: [.init(name: "p0", kind: .throttleLeading, intervalMilliseconds: $0, maxWaitMilliseconds: nil)],
       keyCount: options.keys)
@@ -112,13 +131,18 @@ func handle(_ pacer: String, _ emission: FleetEmission<String, String>) async th
 let configuration = {
   var configuration = FleetConfiguration()
   configuration.lease = .milliseconds(options.leaseMilliseconds)
-  configuration.keepsSendLog = true
+  configuration.keepsSendLog = options.durationSeconds == nil
   configuration.safetyPollInterval = .seconds(1)
+  configuration.pollsOnly = options.pollsOnly
   return configuration
 }()
 
 /// Sends one value for the key of number `index`; returns whether it was sent.
 typealias Sender = @Sendable (_ index: Int, _ value: String) async throws -> Void
+
+func seconds(_ duration: Duration) -> Double {
+  Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
 
 func waitForStart() async throws {
   while !options.start.isEmpty, !FileManager.default.fileExists(atPath: options.start) {
@@ -127,10 +151,24 @@ func waitForStart() async throws {
 }
 
 /// The share of sends of this process: seeded by the scenario and the process.
+/// How many sends `sendAll` made.
+let sent = Mutex(0)
+
 func sendAll(_ send: Sender) async throws -> Duration {
   var random = ScenarioRandom(seed: options.seed &* 1_000_003 &+ UInt64(options.process))
   let clock = ContinuousClock()
   let started = clock.now
+  if let seconds = options.durationSeconds {
+    // The benchmark: uniformly random keys, back to back, for a while.
+    let end = started + .milliseconds(Int64(seconds * 1000))
+    var n = 0
+    while clock.now < end {
+      try await send(Int(random.next() % UInt64(scenario.keyCount)), "v\(options.process)-\(n)")
+      n += 1
+    }
+    sent.withLock { $0 = n }
+    return clock.now - started
+  }
   for n in 0..<options.sends {
     // Skewed: low numbers are hot keys, with bursts; high ones are cold.
     let bound = random.next() % UInt64(scenario.keyCount) + 1
@@ -162,6 +200,26 @@ func markDone() async throws {
 
 try await withThrowingTaskGroup(of: Void.self) { group in
   group.addTask { await client.run() }
+  if options.migrate {
+    try await PaceSchema(namespace: namespace).migrate(on: client)
+    try await client.query("CREATE TABLE IF NOT EXISTS public.probe_done (process integer PRIMARY KEY)")
+  }
+
+  if options.floor {
+    // The floor: one INSERT … ON CONFLICT DO UPDATE round trip per send, same client.
+    try await client.query("CREATE TABLE IF NOT EXISTS public.floor (key text PRIMARY KEY, value text)")
+    try await waitForStart()
+    let elapsed = try await sendAll { index, value in
+      try await client.query(
+        """
+        INSERT INTO public.floor (key, value) VALUES (\(scenario.key(index).key), \(value))
+        ON CONFLICT (key) DO UPDATE SET value = excluded.value
+        """)
+    }
+    say("S sends=\(sent.withLock { $0 }) statements=\(sent.withLock { $0 }) seconds=\(seconds(elapsed))")
+    group.cancelAll()
+    return
+  }
 
   if options.naive {
     // The hand-rolled throttle (leading edge, one window per key): read the
@@ -185,7 +243,7 @@ try await withThrowingTaskGroup(of: Void.self) { group in
         ON CONFLICT (key) DO UPDATE SET window_end = excluded.window_end
         """)
     }
-    say("S sends=\(options.sends) seconds=\(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)")
+    say("S sends=\(options.sends) seconds=\(seconds(elapsed))")
     group.cancelAll()
     return
   }
@@ -225,9 +283,8 @@ try await withThrowingTaskGroup(of: Void.self) { group in
     total.deliveries += counters.deliveries
     total.lostLeases += counters.lostLeases
   }
-  let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
   say(
-    "S sends=\(total.sends) statements=\(total.statements) notifications=\(total.notifications) folds=\(total.folds) deliveries=\(total.deliveries) lostLeases=\(total.lostLeases) seconds=\(seconds)"
+    "S sends=\(total.sends) statements=\(total.statements) notifications=\(total.notifications) folds=\(total.folds) deliveries=\(total.deliveries) lostLeases=\(total.lostLeases) seconds=\(seconds(elapsed))"
   )
   for stop in stoppers { stop() }
   // The workers return; then the client goes.

@@ -53,6 +53,11 @@ public struct FleetConfiguration: Sendable, Hashable {
   /// policies were told. Off by default: the table grows with every send.
   public var keepsSendLog = false
 
+  /// For the benchmark's comparison only: the worker polls every
+  /// ``safetyPollInterval`` for due work, as job systems do, with no local
+  /// timer, no notification and no prompt fold of its own sends.
+  package var pollsOnly = false
+
   /// The defaults.
   public init() {}
 }

@@ -15,6 +15,7 @@ extension FleetPacer {
   func workLoop(_ group: inout DiscardingTaskGroup) async {
     var failures = 0
     var lookAround = true
+    wake.poke()  // the first round at once: there may be work from before this process
     while !Task.isCancelled {
       // A poke (this process's sends, a delivery that ended) needs a fold and
       // a delivery round; the alarm (a deadline, a lease, the safety poll, a
@@ -34,6 +35,7 @@ extension FleetPacer {
           return state.deliveryEnded
         }
         if emitted || deliveryEnded || lookAround {
+          // (A poller delivers what it folded at once, too.)
           try await deliverRound(&group)
         }
         if lookAround {
@@ -52,8 +54,11 @@ extension FleetPacer {
       }
     }
     // Stopping: no new claims. Let the handlers that run finish (a graceful
-    // shutdown), or, when cancelled, they release their leases as they end.
-    while !work.withLock({ $0.delivering.isEmpty }) {
+    // shutdown), or, when cancelled, they release their leases as they end;
+    // then record what they finished.
+    while true {
+      _ = try? await completeFinished()
+      if work.withLock({ $0.delivering.isEmpty }) { break }
       await wake.wait()
     }
   }
@@ -103,7 +108,7 @@ extension FleetPacer {
     }
     // Tell the fleet only of a deadline earlier than any it knows of.
     let notifyAt = work.withLock { state -> Int64? in
-      guard let due = result.earliestDue, state.knownEarliest.map({ due < $0 }) ?? true else { return nil }
+      guard !configuration.pollsOnly, let due = result.earliestDue, state.knownEarliest.map({ due < $0 }) ?? true else { return nil }
       state.knownEarliest = due
       return due
     }
@@ -121,13 +126,16 @@ extension FleetPacer {
       $0.folds += 1
       if notifyAt != nil { $0.notifications += 1 }
     }
-    if let due = result.earliestDue, let local = clock.localInstant(of: due) { wake.wake(at: local) }
+    if !configuration.pollsOnly, let due = result.earliestDue, let local = clock.localInstant(of: due) {
+      wake.wake(at: local)
+    }
     return (claimed.count, result.emissions.count)
   }
 
   /// Claims the first emission of as many keys as this process may still
   /// deliver, and starts their handlers.
   func deliverRound(_ group: inout DiscardingTaskGroup) async throws {
+    try await completeFinished()
     let capacity = configuration.maximumConcurrentDeliveries - work.withLock { $0.delivering.count }
     guard capacity > 0 else { return }
     let ns = namespace.quoted
@@ -162,10 +170,7 @@ extension FleetPacer {
   private func deliver(_ emission: FleetEmission<Key, Value>) async {
     let ns = namespace.quoted
     defer {
-      work.withLock {
-        _ = $0.delivering.remove(emission.id)
-        $0.deliveryEnded = true
-      }
+      work.withLock { $0.deliveryEnded = true }
       wake.poke()
     }
     do {
@@ -186,27 +191,39 @@ extension FleetPacer {
         WHERE id = \(emission.id) AND lease_owner = \(owner)
         """,
         logger: logger)
+      work.withLock { _ = $0.delivering.remove(emission.id) }
       return
     }
-    do {
-      let rows = try await client.query(
-        "DELETE FROM \(unescaped: ns).outbox WHERE id = \(emission.id) AND lease_owner = \(owner) RETURNING id",
-        logger: logger)
-      var removed = 0
-      for try await _ in rows.decode(Int64.self) { removed += 1 }
-      counters.withLock {
-        $0.statements += 1
-        $0.deliveries += 1
-        if removed == 0 { $0.lostLeases += 1 }
-      }
-      if removed == 0 {
-        logger.warning(
-          "Fleet lease expired while the handler ran: the emission may be delivered again",
-          metadata: ["id": "\(emission.id)", "key": "\(emission.key)"])
-      }
-    } catch {
-      // The lease expires, and the emission is delivered again.
-      logger.warning("Fleet delivery not recorded; the emission will be delivered again", metadata: ["id": "\(emission.id)", "error": "\(error)"])
+    // Done: removed from the outbox with the others that finished, in one
+    // statement at the next round (`completeFinished`).
+    work.withLock { _ = $0.finished.insert(emission.id) }
+  }
+
+  /// Removes the emissions whose handlers returned, in one statement; an
+  /// emission whose lease expired meanwhile (and which another process may
+  /// deliver again) is counted and said.
+  func completeFinished() async throws {
+    let finished = work.withLock { Array($0.finished) }
+    guard !finished.isEmpty else { return }
+    let ns = namespace.quoted
+    let rows = try await client.query(
+      "DELETE FROM \(unescaped: ns).outbox WHERE id = ANY(\(finished)) AND lease_owner = \(owner) RETURNING id",
+      logger: logger)
+    var removed: Set<Int64> = []
+    for try await id in rows.decode(Int64.self) { removed.insert(id) }
+    let lost = finished.filter { !removed.contains($0) }
+    work.withLock { state in
+      state.finished.subtract(finished)
+      state.delivering.subtract(finished)
+    }
+    counters.withLock {
+      $0.statements += 1
+      $0.deliveries += finished.count
+      $0.lostLeases += lost.count
+    }
+    if !lost.isEmpty {
+      logger.warning(
+        "Fleet leases expired while handlers ran: these emissions may be delivered again", metadata: ["ids": "\(lost)"])
     }
   }
 
@@ -232,7 +249,7 @@ extension FleetPacer {
     clock.observe(now)
     work.withLock { $0.knownEarliest = due }
     var alarm = ContinuousClock.now + configuration.safetyPollInterval
-    for micros in [due, leaseEnd].compactMap({ $0 }) {
+    for micros in [due, leaseEnd].compactMap({ $0 }) where !configuration.pollsOnly {
       // Something due now that this round did not take is another process's
       // (locked, or this one's delivery capacity is full): look again soon,
       // not at once.

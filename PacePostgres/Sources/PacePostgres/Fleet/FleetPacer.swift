@@ -111,6 +111,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
     configuration.lease = max(configuration.lease, .seconds(1))
     configuration.maximumConcurrentDeliveries = max(configuration.maximumConcurrentDeliveries, 1)
     configuration.foldBatchSize = max(configuration.foldBatchSize, 1)
+    if configuration.pollsOnly { configuration.foldGrace = .zero }
     self.configuration = configuration
     var logger = logger
     logger[metadataKey: "pace.pacer"] = "\(namespace.name).\(name)"
@@ -146,6 +147,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
     }
     counters.withLock { $0.sends += 1; $0.statements += 1 }
     clock.observe(instant)
+    guard !configuration.pollsOnly else { return Date(micros: instant) }
     work.withLock { _ = $0.sentKeys.insert(keyText) }
     wake.poke()
     return Date(micros: instant)
@@ -171,7 +173,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
     logger.debug("Fleet worker starts", metadata: ["owner": "\(owner)"])
     await withGracefulShutdownHandler {
       await withDiscardingTaskGroup { group in
-        group.addTask { await self.listen() }
+        if !self.configuration.pollsOnly { group.addTask { await self.listen() } }
         group.addTask { await self.renewLeases() }
         await self.workLoop(&group)
         group.cancelAll()
@@ -218,8 +220,11 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
 struct FleetWorkState: Sendable {
   /// Keys this process sent to since its last fold.
   var sentKeys: Set<String> = []
-  /// The emissions whose handlers run here.
+  /// The emissions leased here: handlers running, or finished and not yet
+  /// removed from the outbox.
   var delivering: Set<Int64> = []
+  /// The emissions whose handlers returned, to remove at the next round.
+  var finished: Set<Int64> = []
   /// Whether a handler returned since the last delivery round: its key's
   /// next emission may be claimed.
   var deliveryEnded = false

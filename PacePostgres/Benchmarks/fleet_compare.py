@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+# Reads the probes' output of PacePostgres/Benchmarks/fleet-compare and
+# prints the table and the targets of issue 19, as Benchmarks/compare does.
+import glob
+import os
+import platform
+import sys
+
+folder, seconds = sys.argv[1], float(sys.argv[2])
+
+
+def read(name):
+    counts, lateness = {}, []
+    for path in sorted(glob.glob(os.path.join(folder, f"{name}-*.out"))):
+        for line in open(path):
+            fields = line.split()
+            if fields and fields[0] == "S":
+                for field in fields[1:]:
+                    key, value = field.split("=")
+                    counts.setdefault(key, []).append(float(value))
+            elif fields and fields[0] == "E" and len(fields) == 8:
+                lateness.append(int(fields[7]) / 1e3 - int(fields[5]))  # µs
+    return counts, sorted(lateness)
+
+
+def percentile(values, p):
+    return values[min(len(values) - 1, int(len(values) * p))] if values else float("nan")
+
+
+def rate(counts):
+    # Each process sent for the same wall time: the sum of their rates.
+    return sum(s / t for s, t in zip(counts.get("sends", []), counts.get("seconds", [])))
+
+
+floor, _ = read("floor")
+pace, pace_late = read("pace")
+polling, polling_late = read("polling")
+floor_rate, pace_rate, polling_rate = rate(floor), rate(pace), rate(polling)
+pace_sends = sum(pace.get("sends", [0]))
+
+print(f"Machine: {platform.node()}, {os.cpu_count()} cores, {platform.system()} {platform.machine()}")
+print(f"Fleet pacing (issue 19): 4 processes, 10,000 keys, {seconds:g} s per run, PostgreSQL 15 on a Unix socket")
+print()
+header = f"{'run':<44} {'sends/s':>10} {'× floor':>8} {'stmts/send':>10} {'NOTIFY/send':>11} {'late p50':>9} {'late p99':>9}"
+print(header)
+print("-" * len(header))
+print(f"{'floor: INSERT … ON CONFLICT DO UPDATE':<44} {floor_rate:>10,.0f} {1:>8.2f} {1:>10.2f} {'-':>11} {'-':>9} {'-':>9}")
+for label, counts, rate_, late in [
+    ("Pace FleetPacer (debounce 500 ms)", pace, pace_rate, pace_late),
+    ("same pacer, workers polling every 1 s", polling, polling_rate, polling_late),
+]:
+    sends = sum(counts.get("sends", [0])) or 1
+    print(f"{label:<44} {rate_:>10,.0f} {rate_ / floor_rate:>8.2f} {sum(counts.get('statements', [0])) / sends:>10.2f} "
+          f"{sum(counts.get('notifications', [0])) / sends:>11.4f} {percentile(late, .5) / 1e3:>7.1f}ms "
+          f"{percentile(late, .99) / 1e3:>7.1f}ms")
+print()
+checks = [
+    ("fleet: sends/s from 4 processes ≥ 0.5× the upsert floor", pace_rate >= 0.5 * floor_rate,
+     f"{pace_rate:,.0f} vs {floor_rate:,.0f} ({pace_rate / floor_rate:.2f}×)"),
+    ("fleet: NOTIFY per send ≤ 0.01", sum(pace.get("notifications", [0])) / max(pace_sends, 1) <= 0.01,
+     f"{sum(pace.get('notifications', [0])) / max(pace_sends, 1):.4f} ({sum(pace.get('notifications', [0])):.0f} in {pace_sends:,.0f} sends)"),
+    ("fleet: fire lateness p50 ≤ 10 ms", percentile(pace_late, .5) <= 10_000,
+     f"{percentile(pace_late, .5) / 1e3:.1f} ms over {len(pace_late):,} emissions (polling: {percentile(polling_late, .5) / 1e3:.0f} ms)"),
+    ("fleet: fire lateness p99 ≤ 50 ms", percentile(pace_late, .99) <= 50_000,
+     f"{percentile(pace_late, .99) / 1e3:.1f} ms (polling: {percentile(polling_late, .99) / 1e3:.0f} ms)"),
+]
+print("Targets")
+for label, ok, detail in checks:
+    print(f"  {'holds' if ok else 'missed':<6} {label}: {detail}")

@@ -35,7 +35,7 @@ def rate(counts):
 floor, _ = read("floor")
 pace, pace_late = read("pace")
 polling, polling_late = read("polling")
-floor_rate, pace_rate, polling_rate = rate(floor), rate(pace), rate(polling)
+floor_rate, pace_rate, polling_rate = rate(floor) or float("nan"), rate(pace), rate(polling)
 pace_sends = sum(pace.get("sends", [0]))
 
 print(f"Machine: {platform.node()}, {os.cpu_count()} cores, {platform.system()} {platform.machine()}")

@@ -95,7 +95,7 @@ func say(_ line: String) {
 
 let logger: Logger = {
   var logger = Logger(label: "probe.\(options.process)", factory: { StreamLogHandler.standardError(label: $0) })
-  logger.logLevel = ProcessInfo.processInfo.environment["PACE_TEST_LOG"] != nil ? .debug : .warning
+  logger.logLevel = ProcessInfo.processInfo.environment["PACE_TEST_LOG"].flatMap { Logger.Level(rawValue: $0) } ?? .warning
   return logger
 }()
 

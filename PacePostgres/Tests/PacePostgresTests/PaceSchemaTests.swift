@@ -29,8 +29,8 @@ struct PaceSchemaTests {
       #expect(
         objects == [
           "emission_id S", "keys r", "keys_due i", "keys_pkey i", "outbox r", "outbox_key_order i", "outbox_leases i",
-          "outbox_pkey i", "pace_apply()", "pace_claim()", "pace_instant()", "pace_lease()", "pace_micros()", "pace_now()",
-          "pace_send()", "schema_version r", "schema_version_pkey i", "send_log r", "send_log_pkey i", "sends r",
+          "outbox_pkey i", "pace_apply()", "pace_claim()", "pace_instant()", "pace_micros()", "pace_now()", "pace_send()",
+          "pace_settle()", "schema_version r", "schema_version_pkey i", "send_log r", "send_log_pkey i", "sends r",
           "sends_id_seq S", "sends_key_order i", "sends_pkey i",
         ])
     }

@@ -10,56 +10,80 @@ import PostgresNIO
 import Synchronization
 
 extension FleetPacer {
-  /// Rounds until stopped: wait, fold what is due, deliver what is
-  /// claimable, learn the earliest instant to wake at.
-  func workLoop(_ group: inout DiscardingTaskGroup) async {
+  /// Fold rounds until stopped: wait, fold what is due and what this
+  /// process sent, and, when the alarm rang, learn the earliest instant to
+  /// wake at. Deliveries have a loop of their own (`deliveryLoop`), so that
+  /// a fold never waits for a delivery round, nor a delivery for a fold.
+  func foldLoop() async {
     var failures = 0
     var lookAround = true
     wake.poke()  // the first round at once: there may be work from before this process
     while !Task.isCancelled {
-      // A poke (this process's sends, a delivery that ended) needs a fold and
-      // a delivery round; the alarm (a deadline, a lease, the safety poll, a
-      // notification, a failure) also a look at the whole pacer.
+      // A poke (this process's sends) needs a fold; the alarm (a deadline, a
+      // lease, the safety poll, a notification, a failure) also a look at
+      // the whole pacer, and a delivery round.
       if await wake.wait() { lookAround = true }
       if work.withLock({ $0.stopping }) { break }
       guard !Task.isCancelled else { break }
       do {
-        var emitted = false
+        let roundStart = ContinuousClock.now
+        var emitted = 0
         while true {
           let (claimed, emissions) = try await foldRound()
-          emitted = emitted || emissions > 0
+          emitted += emissions
           if claimed < configuration.foldBatchSize { break }
         }
-        let deliveryEnded = work.withLock { state in
-          defer { state.deliveryEnded = false }
-          return state.deliveryEnded
-        }
-        if emitted || deliveryEnded || lookAround {
-          // (A poller delivers what it folded at once, too.)
-          try await deliverRound(&group)
-        }
+        if emitted > 0 || lookAround { deliveryWake.poke() }
         if lookAround {
           try await setAlarm()
           lookAround = false
         }
+        logger.trace("Fleet fold round", metadata: ["emitted": "\(emitted)", "took": "\(ContinuousClock.now - roundStart)"])
         failures = 0
       } catch {
-        // The database is away or refused: try again, less and less often.
-        failures += 1
-        counters.withLock { $0.failedRounds += 1 }
-        let delay = min(Duration.milliseconds(100) * (1 << min(failures, 6)), configuration.safetyPollInterval)
-        logger.warning("Fleet worker round failed; retrying", metadata: ["error": "\(String(reflecting: error))", "in": "\(delay)"])
         lookAround = true
-        wake.wake(at: .now + delay)
+        wake.wake(at: .now + retryDelay(after: error, failures: &failures, in: "fold"))
       }
     }
-    // Stopping: no new claims. Let the handlers that run finish (a graceful
-    // shutdown), or, when cancelled, they release their leases as they end;
-    // then record what they finished.
-    while true {
-      _ = try? await completeFinished()
-      if work.withLock({ $0.delivering.isEmpty }) { break }
-      await wake.wait()
+    deliveryWake.poke()
+  }
+
+  /// After a failed round (the database is away or refused): counts it,
+  /// says it, and returns how long to wait before the next, longer each
+  /// time, up to the safety poll.
+  private func retryDelay(after error: any Error, failures: inout Int, in loop: String) -> Duration {
+    failures += 1
+    counters.withLock { $0.failedRounds += 1 }
+    let delay = min(Duration.milliseconds(100) * (1 << min(failures, 6)), configuration.safetyPollInterval)
+    logger.warning(
+      "Fleet \(loop) round failed; retrying", metadata: ["error": "\(String(reflecting: error))", "in": "\(delay)"])
+    return delay
+  }
+
+  /// Delivery rounds until stopped: remove what finished, claim the first
+  /// emission of as many keys as this process may still deliver, and start
+  /// their handlers. Then, stopping, lets the handlers that run finish (a
+  /// graceful shutdown) or, cancelled, release their leases as they end.
+  func deliveryLoop() async {
+    await withDiscardingTaskGroup { handlers in
+      var failures = 0
+      while !Task.isCancelled, !work.withLock({ $0.stopping }) {
+        do {
+          let leased = try await deliverRound(&handlers)
+          logger.trace("Fleet delivery round", metadata: ["leased": "\(leased)"])
+          failures = 0
+        } catch {
+          deliveryWake.wake(at: .now + retryDelay(after: error, failures: &failures, in: "delivery"))
+        }
+        await deliveryWake.wait()
+      }
+      // Stopping: claim nothing more (a capacity of zero), remove what finishes.
+      work.withLock { $0.claimsNothing = true }
+      while true {
+        _ = try? await deliverRound(&handlers)
+        if work.withLock({ $0.delivering.isEmpty }) { break }
+        await deliveryWake.wait()
+      }
     }
   }
 
@@ -132,21 +156,37 @@ extension FleetPacer {
     return (claimed.count, result.emissions.count)
   }
 
-  /// Claims the first emission of as many keys as this process may still
-  /// deliver, and starts their handlers.
-  func deliverRound(_ group: inout DiscardingTaskGroup) async throws {
-    try await completeFinished()
-    let capacity = configuration.maximumConcurrentDeliveries - work.withLock { $0.delivering.count }
-    guard capacity > 0 else { return }
+  /// One delivery round, one statement (`pace_settle`): removes the
+  /// emissions whose handlers returned, then claims the first emission of
+  /// as many keys as this process may still deliver, and starts their
+  /// handlers. Returns how many it claimed.
+  @discardableResult
+  func deliverRound(_ group: inout DiscardingTaskGroup) async throws -> Int {
+    let (finished, capacity) = work.withLock { state in
+      let free = configuration.maximumConcurrentDeliveries - state.delivering.count + state.finished.count
+      return (Array(state.finished), state.claimsNothing ? 0 : free)
+    }
+    guard !finished.isEmpty || capacity > 0 else { return 0 }
     let ns = namespace.quoted
     let rows = try await client.query(
       """
-      SELECT o_id, o_key, o_value, o_emitted, o_deliveries
-      FROM \(unescaped: ns).pace_lease(\(name), \(owner), \(configuration.lease.microseconds) * interval '1 microsecond', \(capacity))
+      SELECT o_removed, o_id, o_key, o_value, o_emitted, o_deliveries
+      FROM \(unescaped: ns).pace_settle(\(name), \(owner), \(finished),
+        \(configuration.lease.microseconds) * interval '1 microsecond', \(capacity))
       """,
       logger: logger)
+    var removed: Set<Int64> = []
     var leased: [(Int64, String, String, Int64, Int32)] = []
-    for try await row in rows.decode((Int64, String, String, Int64, Int32).self) { leased.append(row) }
+    for try await (isRemoval, id, key, value, emitted, delivery) in rows.decode(
+      (Bool, Int64, String, String?, Int64?, Int32?).self)
+    {
+      if isRemoval {
+        removed.insert(id)
+      } else if let value, let emitted, let delivery {
+        leased.append((id, key, value, emitted, delivery))
+      }
+    }
+    settle(finished, removed: removed)
     counters.withLock { $0.statements += 1 }
     for (id, keyText, valueJSON, emitted, delivery) in leased {
       guard let key = Key(keyText) else {
@@ -164,15 +204,33 @@ extension FleetPacer {
       work.withLock { _ = $0.delivering.insert(id) }
       group.addTask { await self.deliver(emission) }
     }
+    return leased.count
+  }
+
+  /// Takes note that the finished emissions are out of the outbox; one whose
+  /// lease expired meanwhile (which another process may deliver again) is
+  /// counted and said.
+  private func settle(_ finished: [Int64], removed: Set<Int64>) {
+    guard !finished.isEmpty else { return }
+    let lost = finished.filter { !removed.contains($0) }
+    work.withLock { state in
+      state.finished.subtract(finished)
+      state.delivering.subtract(finished)
+    }
+    counters.withLock {
+      $0.deliveries += finished.count
+      $0.lostLeases += lost.count
+    }
+    if !lost.isEmpty {
+      logger.warning(
+        "Fleet leases expired while handlers ran: these emissions may be delivered again", metadata: ["ids": "\(lost)"])
+    }
   }
 
   /// Runs the handler, then removes the emission, or gives it back.
   private func deliver(_ emission: FleetEmission<Key, Value>) async {
     let ns = namespace.quoted
-    defer {
-      work.withLock { $0.deliveryEnded = true }
-      wake.poke()
-    }
+    defer { deliveryWake.poke() }
     do {
       try await handler(emission)
     } catch {
@@ -197,34 +255,6 @@ extension FleetPacer {
     // Done: removed from the outbox with the others that finished, in one
     // statement at the next round (`completeFinished`).
     work.withLock { _ = $0.finished.insert(emission.id) }
-  }
-
-  /// Removes the emissions whose handlers returned, in one statement; an
-  /// emission whose lease expired meanwhile (and which another process may
-  /// deliver again) is counted and said.
-  func completeFinished() async throws {
-    let finished = work.withLock { Array($0.finished) }
-    guard !finished.isEmpty else { return }
-    let ns = namespace.quoted
-    let rows = try await client.query(
-      "DELETE FROM \(unescaped: ns).outbox WHERE id = ANY(\(finished)) AND lease_owner = \(owner) RETURNING id",
-      logger: logger)
-    var removed: Set<Int64> = []
-    for try await id in rows.decode(Int64.self) { removed.insert(id) }
-    let lost = finished.filter { !removed.contains($0) }
-    work.withLock { state in
-      state.finished.subtract(finished)
-      state.delivering.subtract(finished)
-    }
-    counters.withLock {
-      $0.statements += 1
-      $0.deliveries += finished.count
-      $0.lostLeases += lost.count
-    }
-    if !lost.isEmpty {
-      logger.warning(
-        "Fleet leases expired while handlers ran: these emissions may be delivered again", metadata: ["ids": "\(lost)"])
-    }
   }
 
   /// Reads the earliest due key and lease expiry of the pacer, and sets the

@@ -11,7 +11,7 @@ import ServiceLifecycle
 import Synchronization
 
 /// A keyed pacer shared by every process of a fleet through PostgreSQL:
-/// per key, exactly the policy of a ``Pace/KeyedPacer``, whichever process
+/// per key, exactly the policy of a `KeyedPacer`, whichever process
 /// sends, on the database's clock.
 ///
 /// ```swift
@@ -72,7 +72,10 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
   let fold: FleetFold<Machine>
   /// This worker's name on the leases it takes.
   let owner = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):\(UUID().uuidString)"
+  /// What the fold loop sleeps on.
   let wake = FleetWake()
+  /// What the delivery loop sleeps on.
+  let deliveryWake = FleetWake()
   let clock = DatabaseClock()
   let work = Mutex(FleetWorkState())
   package let counters = Mutex(FleetCounters())
@@ -175,7 +178,8 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
       await withDiscardingTaskGroup { group in
         if !self.configuration.pollsOnly { group.addTask { await self.listen() } }
         group.addTask { await self.renewLeases() }
-        await self.workLoop(&group)
+        group.addTask { await self.foldLoop() }
+        await self.deliveryLoop()
         group.cancelAll()
       }
     } onGracefulShutdown: {
@@ -213,6 +217,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
   public func shutDownGracefully() {
     work.withLock { $0.stopping = true }
     wake.poke()
+    deliveryWake.poke()
   }
 }
 
@@ -225,12 +230,11 @@ struct FleetWorkState: Sendable {
   var delivering: Set<Int64> = []
   /// The emissions whose handlers returned, to remove at the next round.
   var finished: Set<Int64> = []
-  /// Whether a handler returned since the last delivery round: its key's
-  /// next emission may be claimed.
-  var deliveryEnded = false
   /// The earliest deadline the fleet is known to have, microseconds.
   var knownEarliest: Int64?
   var stopping = false
+  /// Set once the delivery loop stops: its rounds only remove what finished.
+  var claimsNothing = false
   var schemaChecked = false
 }
 

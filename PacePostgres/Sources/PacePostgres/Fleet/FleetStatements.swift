@@ -104,13 +104,20 @@ enum FleetStatements {
         END IF;
       END $$
       """,
-      // A delivery's claim: the first emission of each key whose lease is
-      // free or expired, and none behind another of its key.
+      // A delivery round: remove the emissions whose handlers returned here
+      // (those whose lease another process took are left, and not returned),
+      // then claim the first emission of each key whose lease is free or
+      // expired, none behind another of its key. One call, two statements:
+      // the claim sees the removals.
       """
-      CREATE FUNCTION \(unescaped: ns).pace_lease(p text, owner text, lease interval, lim bigint)
-        RETURNS TABLE (o_id bigint, o_key text, o_value text, o_emitted bigint, o_deliveries integer)
+      CREATE FUNCTION \(unescaped: ns).pace_settle(p text, owner text, done bigint[], lease interval, lim bigint)
+        RETURNS TABLE (o_removed boolean, o_id bigint, o_key text, o_value text, o_emitted bigint, o_deliveries integer)
         LANGUAGE plpgsql AS $$
       BEGIN
+        RETURN QUERY
+          DELETE FROM \(unescaped: ns).outbox o WHERE o.id = ANY(done) AND o.lease_owner = owner
+          RETURNING true, o.id, o.key, NULL::text, NULL::bigint, NULL::integer;
+        IF lim <= 0 THEN RETURN; END IF;
         RETURN QUERY
           WITH heads AS (
             SELECT o.id FROM \(unescaped: ns).outbox o
@@ -122,7 +129,7 @@ enum FleetStatements {
           UPDATE \(unescaped: ns).outbox o
             SET lease_owner = owner, lease_expires_at = \(unescaped: ns).pace_now() + lease, deliveries = o.deliveries + 1
             FROM heads WHERE o.id = heads.id
-            RETURNING o.id, o.key, o.value::text, \(unescaped: ns).pace_micros(o.emitted_at), o.deliveries;
+            RETURNING false, o.id, o.key, o.value::text, \(unescaped: ns).pace_micros(o.emitted_at), o.deliveries;
       END $$
       """,
     ]

@@ -79,6 +79,9 @@ struct FleetPacerTests {
       // Two workers share the pacer, as two processes would.
       let a = FleetPacer(.debounce(for: .milliseconds(100)), name: "builds", namespace: namespace, client: client, handler: handler)
       let b = FleetPacer(.debounce(for: .milliseconds(100)), name: "builds", namespace: namespace, client: client, handler: handler)
+      // Whatever happens, the gate opens at the end: a handler left waiting
+      // would hold the workers' shutdown.
+      defer { Task { await release.open() } }
       try await running(a) {
         try await running(b) {
           try await a.send("first", for: "repo")
@@ -141,18 +144,22 @@ let testLogger: Logger = {
   return logger
 }()
 
-/// A gate that tasks wait at until it is opened.
+/// A gate that tasks wait at until it is opened (or they are cancelled).
 final class AsyncGate: Sendable {
   private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
   func wait() async {
-    await withCheckedContinuation { continuation in
-      let resume = state.withLock { state -> Bool in
-        if state.open { return true }
-        state.waiters.append(continuation)
-        return false
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        let resume = state.withLock { state -> Bool in
+          if state.open || Task.isCancelled { return true }
+          state.waiters.append(continuation)
+          return false
+        }
+        if resume { continuation.resume() }
       }
-      if resume { continuation.resume() }
+    } onCancel: {
+      Task { await self.open() }
     }
   }
 

@@ -151,6 +151,9 @@ func waitForStart() async throws {
 }
 
 /// The share of sends of this process: seeded by the scenario and the process.
+/// How many workers' `run()` returned.
+let workersEnded = Mutex(0)
+
 /// How many sends `sendAll` made.
 let sent = Mutex(0)
 
@@ -256,7 +259,10 @@ try await withThrowingTaskGroup(of: Void.self) { group in
     let fleet = FleetPacer(
       machine, name: name, namespace: namespace, client: client, configuration: configuration, logger: logger
     ) { try await handle(name, $0) }
-    group.addTask { try await fleet.run() }
+    group.addTask {
+      try await fleet.run()
+      workersEnded.withLock { $0 += 1 }
+    }
     counterReaders.append { fleet.counters.withLock { $0 } }
     stoppers.append { fleet.shutDownGracefully() }
     sendTo[name] = { index, value in try await fleet.send(value, for: scenario.key(index).key) }
@@ -286,7 +292,15 @@ try await withThrowingTaskGroup(of: Void.self) { group in
   say(
     "S sends=\(total.sends) statements=\(total.statements) notifications=\(total.notifications) folds=\(total.folds) deliveries=\(total.deliveries) lostLeases=\(total.lostLeases) seconds=\(seconds(elapsed))"
   )
+  // The workers stop gracefully and return; then the client goes.
   for stop in stoppers { stop() }
-  // The workers return; then the client goes.
+  let stopDeadline = ContinuousClock.now + .seconds(30)
+  while workersEnded.withLock({ $0 }) < stoppers.count, ContinuousClock.now < stopDeadline {
+    try await Task.sleep(for: .milliseconds(10))
+  }
+  if workersEnded.withLock({ $0 }) < stoppers.count {
+    FileHandle.standardError.write(Data("workers did not stop within 30 s of a graceful shutdown\n".utf8))
+    exit(3)
+  }
   group.cancelAll()
 }

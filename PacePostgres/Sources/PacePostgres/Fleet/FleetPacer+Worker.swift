@@ -62,8 +62,14 @@ extension FleetPacer {
 
   /// Delivery rounds until stopped: remove what finished, claim the first
   /// emission of as many keys as this process may still deliver, and start
-  /// their handlers. Then, stopping, lets the handlers that run finish (a
-  /// graceful shutdown) or, cancelled, release their leases as they end.
+  /// their handlers.
+  ///
+  /// Then, on a graceful shutdown, it claims nothing more and lets the
+  /// handlers that run finish, for at most a lease (a database that is away
+  /// meanwhile is tried again, less and less often). When cancelled, the
+  /// handlers are cancelled and give their leases back as they end. Last,
+  /// what finished is removed from the outbox, outside the cancellation;
+  /// what could not be is delivered again once its lease expires.
   func deliveryLoop() async {
     await withDiscardingTaskGroup { handlers in
       var failures = 0
@@ -77,14 +83,24 @@ extension FleetPacer {
         }
         await deliveryWake.wait()
       }
-      // Stopping: claim nothing more (a capacity of zero), remove what finishes.
       work.withLock { $0.claimsNothing = true }
-      while true {
-        _ = try? await deliverRound(&handlers)
+      let giveUp = ContinuousClock.now + configuration.lease
+      failures = 0
+      while !Task.isCancelled, ContinuousClock.now < giveUp {
+        do {
+          try await deliverRound(&handlers)
+          failures = 0
+        } catch {
+          deliveryWake.wake(at: .now + retryDelay(after: error, failures: &failures, in: "delivery"))
+        }
         if work.withLock({ $0.delivering.isEmpty }) { break }
+        deliveryWake.wake(at: giveUp)
         await deliveryWake.wait()
       }
+      // Cancelled or out of time: the group waits for the handlers, which
+      // are cancelled if the task is.
     }
+    await Task { [self] in _ = try? await settle(claiming: 0) }.value
   }
 
   /// Claims up to a batch of keys (this process's sends first, then due
@@ -159,20 +175,31 @@ extension FleetPacer {
   /// One delivery round, one statement (`pace_settle`): removes the
   /// emissions whose handlers returned, then claims the first emission of
   /// as many keys as this process may still deliver, and starts their
-  /// handlers. Returns how many it claimed.
+  /// handlers. Returns how many it started.
   @discardableResult
   func deliverRound(_ group: inout DiscardingTaskGroup) async throws -> Int {
-    let (finished, capacity) = work.withLock { state in
-      let free = configuration.maximumConcurrentDeliveries - state.delivering.count + state.finished.count
-      return (Array(state.finished), state.claimsNothing ? 0 : free)
+    let capacity = work.withLock { state in
+      state.claimsNothing ? 0 : configuration.maximumConcurrentDeliveries - state.delivering.count + state.finished.count
     }
-    guard !finished.isEmpty || capacity > 0 else { return 0 }
+    let emissions = try await settle(claiming: capacity)
+    for emission in emissions {
+      group.addTask { await self.deliver(emission) }
+    }
+    return emissions.count
+  }
+
+  /// Removes the emissions whose handlers returned and claims up to
+  /// `capacity` more, in one statement (`pace_settle`); returns the claimed
+  /// ones, now this process's to deliver.
+  func settle(claiming capacity: Int) async throws -> [FleetEmission<Key, Value>] {
+    let finished = work.withLock { Array($0.finished) }
+    guard !finished.isEmpty || capacity > 0 else { return [] }
     let ns = namespace.quoted
     let rows = try await client.query(
       """
       SELECT o_removed, o_id, o_key, o_value, o_emitted, o_deliveries
       FROM \(unescaped: ns).pace_settle(\(name), \(owner), \(finished),
-        \(configuration.lease.microseconds) * interval '1 microsecond', \(capacity))
+        \(configuration.lease.microseconds) * interval '1 microsecond', \(max(capacity, 0)))
       """,
       logger: logger)
     var removed: Set<Int64> = []
@@ -188,6 +215,7 @@ extension FleetPacer {
     }
     settle(finished, removed: removed)
     counters.withLock { $0.statements += 1 }
+    var emissions: [FleetEmission<Key, Value>] = []
     for (id, keyText, valueJSON, emitted, delivery) in leased {
       guard let key = Key(keyText) else {
         logger.error("Fleet emission's key is not a key of this pacer; left to expire", metadata: ["id": "\(id)", "key": "\(keyText)"])
@@ -200,11 +228,13 @@ extension FleetPacer {
         logger.error("Fleet emission's value is not a value of this pacer; left to expire", metadata: ["id": "\(id)", "error": "\(error)"])
         continue
       }
-      let emission = FleetEmission(key: key, value: value, id: id, emittedAt: Date(micros: emitted), delivery: Int(delivery))
-      work.withLock { _ = $0.delivering.insert(id) }
-      group.addTask { await self.deliver(emission) }
+      // A handler that outlived its lease and still runs here keeps its
+      // emission: the lease is this process's again, and the running
+      // handler's end removes the emission. Never two at once.
+      guard work.withLock({ $0.delivering.insert(id).inserted }) else { continue }
+      emissions.append(FleetEmission(key: key, value: value, id: id, emittedAt: Date(micros: emitted), delivery: Int(delivery)))
     }
-    return leased.count
+    return emissions
   }
 
   /// Takes note that the finished emissions are out of the outbox; one whose
@@ -241,19 +271,27 @@ extension FleetPacer {
           "Fleet handler threw; the emission will be delivered again",
           metadata: ["id": "\(emission.id)", "key": "\(emission.key)", "error": "\(error)"])
       }
-      // Given back: at once when shutting down, after the retry delay otherwise.
-      let delay = cancelled ? Int64(0) : configuration.retryDelay.microseconds
-      _ = try? await client.query(
-        """
-        UPDATE \(unescaped: ns).outbox SET lease_expires_at = \(unescaped: ns).pace_now() + \(delay) * interval '1 microsecond'
-        WHERE id = \(emission.id) AND lease_owner = \(owner)
-        """,
-        logger: logger)
+      // Given back: at once when shutting down, after the retry delay
+      // otherwise. Outside this task's cancellation, which would fail the
+      // statement before it is sent.
+      let delay = cancelled ? Duration.zero : configuration.retryDelay
+      let (client, logger, owner) = (client, logger, owner)
+      await Task {
+        _ = try? await client.query(
+          """
+          UPDATE \(unescaped: ns).outbox
+          SET lease_expires_at = \(unescaped: ns).pace_now() + \(delay.microseconds) * interval '1 microsecond'
+          WHERE id = \(emission.id) AND lease_owner = \(owner)
+          """,
+          logger: logger)
+      }.value
       work.withLock { _ = $0.delivering.remove(emission.id) }
+      // This process may take it up again then: its alarm says when.
+      if !cancelled { wake.wake(at: .now + delay) }
       return
     }
     // Done: removed from the outbox with the others that finished, in one
-    // statement at the next round (`completeFinished`).
+    // statement at the next round (`settle(claiming:)`).
     work.withLock { _ = $0.finished.insert(emission.id) }
   }
 
@@ -312,8 +350,10 @@ extension FleetPacer {
   }
 
   private func heard(_ payload: String) {
-    let parts = payload.split(separator: " ")
-    guard parts.count == 2, parts[0] == name, let due = Int64(parts[1]) else { return }
+    // "<pacer> <deadline µs>"; a pacer's name may hold spaces.
+    guard let space = payload.lastIndex(of: " "), payload[..<space] == name,
+      let due = Int64(payload[payload.index(after: space)...])
+    else { return }
     work.withLock { state in
       if state.knownEarliest.map({ due < $0 }) ?? true { state.knownEarliest = due }
     }

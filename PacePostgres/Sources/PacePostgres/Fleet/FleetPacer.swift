@@ -50,8 +50,11 @@ import Synchronization
 ///   nothing a new one would not, as memory does in a keyed pacer.
 ///
 /// Every process that sends should run the worker: it folds its own sends
-/// at once. A process that only sends has its sends folded by another
-/// process after ``FleetConfiguration/foldGrace``.
+/// at once. A process that only sends (or sends before its worker starts)
+/// has its sends folded by a worker after ``FleetConfiguration/foldGrace``.
+///
+/// The value is stored as JSON: use a non-optional `Value` (a pending `nil`
+/// of an optional one reads back as no value).
 public final class FleetPacer<Key: LosslessStringConvertible & Sendable, Machine: StorablePacingStateMachine & Sendable>:
   Service, Sendable
 where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
@@ -112,6 +115,10 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
     self.client = client
     var configuration = configuration
     configuration.lease = max(configuration.lease, .seconds(1))
+    configuration.safetyPollInterval = max(configuration.safetyPollInterval, .milliseconds(100))
+    configuration.answerTimeout = max(configuration.answerTimeout, .milliseconds(100))
+    configuration.foldGrace = max(configuration.foldGrace, .zero)
+    configuration.retryDelay = max(configuration.retryDelay, .zero)
     configuration.maximumConcurrentDeliveries = max(configuration.maximumConcurrentDeliveries, 1)
     configuration.foldBatchSize = max(configuration.foldBatchSize, 1)
     if configuration.pollsOnly { configuration.foldGrace = .zero }
@@ -151,8 +158,9 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
     counters.withLock { $0.sends += 1; $0.statements += 1 }
     clock.observe(instant)
     guard !configuration.pollsOnly else { return Date(micros: instant) }
-    work.withLock { _ = $0.sentKeys.insert(keyText) }
-    wake.poke()
+    // The worker folds this process's sends at once; without a worker they
+    // are due to the fleet after the fold grace, and nothing is kept here.
+    if work.withLock({ state in state.workerRuns && state.sentKeys.insert(keyText).inserted }) { wake.poke() }
     return Date(micros: instant)
   }
 
@@ -173,6 +181,12 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
   /// emissions at once.
   public func run() async throws {
     try await checkSchema()
+    work.withLock { state in
+      state.stopping = false
+      state.claimsNothing = false
+      state.workerRuns = true
+    }
+    defer { work.withLock { $0.workerRuns = false } }
     logger.debug("Fleet worker starts", metadata: ["owner": "\(owner)"])
     await withGracefulShutdownHandler {
       await withDiscardingTaskGroup { group in
@@ -233,6 +247,8 @@ struct FleetWorkState: Sendable {
   /// The earliest deadline the fleet is known to have, microseconds.
   var knownEarliest: Int64?
   var stopping = false
+  /// Whether `run()` runs: only then are this process's sends remembered.
+  var workerRuns = false
   /// Set once the delivery loop stops: its rounds only remove what finished.
   var claimsNothing = false
   var schemaChecked = false

@@ -84,7 +84,7 @@ enum FleetStatements {
         LANGUAGE plpgsql AS $$
       BEGIN
         UPDATE \(unescaped: ns).keys x
-          SET state = u.state::jsonb, due_at = \(unescaped: ns).pace_instant(u.due), updated_at = \(unescaped: ns).pace_now()
+          SET state = u.state::jsonb, due_at = \(unescaped: ns).pace_instant(NULLIF(u.due, -1)), updated_at = \(unescaped: ns).pace_now()
           FROM unnest(kept, states, due) AS u(key, state, due)
           WHERE x.pacer = p AND x.key = u.key;
         DELETE FROM \(unescaped: ns).keys x WHERE x.pacer = p AND x.key = ANY(gone);

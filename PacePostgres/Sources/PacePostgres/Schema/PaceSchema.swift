@@ -46,8 +46,8 @@ import PostgresNIO
 ///   replay exactly what the policies were told.
 /// - `schema_version`: one row, the version, the instant of the last
 ///   migration, and `incarnation`, a random UUID drawn when the namespace
-///   was created: with `outbox.id` it keeps delivery keys unique even across
-///   a namespace that is dropped and created again.
+///   was created: it tells a namespace dropped and created again (whose
+///   `outbox.id` starts over) from the one before.
 ///
 /// ## One clock
 ///
@@ -59,8 +59,8 @@ import PostgresNIO
 /// another could record an instant earlier than the one committed before it;
 /// `clock_timestamp()` read once the row is locked keeps each key's
 /// instants in the order its sends were applied. It changes within a
-/// statement, so a statement that needs one instant several times reads it
-/// once (a `MATERIALIZED` common table expression).
+/// statement, so where one instant matters (a send's, a fold's) the
+/// functions read it once into a variable.
 public struct PaceSchema: Sendable, Hashable {
   /// The schema version this library creates and understands.
   public static let version = 1

@@ -104,6 +104,52 @@ struct FleetPacerTests {
     }
   }
 
+  @Test func workerCancelledMidHandler_returnsAndGivesTheLeaseBackForAnotherAtOnce() async throws {
+    try await withFleet { client in
+      let started = EmissionLog<String>()
+      let delivered = EmissionLog<String>()
+      let stuck = FleetPacer(.debounce(for: .milliseconds(50)), name: "jobs", namespace: namespace, client: client) {
+        (emission: FleetEmission<String, String>) in
+        started.record(emission)
+        try await Task.sleep(for: .seconds(3600))  // until cancelled
+      }
+      let other = FleetPacer(.debounce(for: .milliseconds(50)), name: "jobs", namespace: namespace, client: client) {
+        (emission: FleetEmission<String, String>) in delivered.record(emission)
+      }
+      let worker = Task { try await stuck.run() }
+      try await stuck.send("build", for: "repo")
+      _ = try await started.wait { $0.count == 1 }
+      let cancelledAt = ContinuousClock.now
+      worker.cancel()
+      try await worker.value
+      #expect(ContinuousClock.now - cancelledAt < .seconds(10), "run() returned promptly once cancelled")
+      // The lease (30 s by default) was given back: another worker delivers it now.
+      try await running(other) {
+        let entries = try await delivered.wait(for: .seconds(20)) { $0.count == 1 }
+        #expect(entries.first?.value == "build")
+        #expect(entries.first?.delivery == 2)
+        #expect(entries.first?.id == started.all.first?.id)
+      }
+    }
+  }
+
+  @Test func policyWithNoDeadlineThatIsKept_staysWithNoDueInstant() async throws {
+    try await withFleet { client in
+      let log = EmissionLog<Int>()
+      let pacer = FleetPacer(EveryOther<Int>(), name: "every-other", namespace: namespace, client: client) {
+        (emission: FleetEmission<String, Int>) in log.record(emission)
+      }
+      try await running(pacer) {
+        for value in 1...5 { try await pacer.send(value, for: "k") }
+        let entries = try await log.wait { $0.count == 3 }
+        #expect(entries.map(\.value) == [1, 3, 5])
+      }
+      // The key is kept (the policy remembers), with nothing due: no worker looks at it again.
+      let rows = try await client.query("SELECT count(*) FROM fleet.keys WHERE due_at IS NULL AND state IS NOT NULL")
+      for try await kept in rows.decode(Int.self) { #expect(kept == 1) }
+    }
+  }
+
   // MARK: - Helpers
 
   private func waitForOutbox(count: Int, _ client: PostgresClient) async throws {
@@ -143,6 +189,27 @@ let testLogger: Logger = {
   logger.logLevel = .debug
   return logger
 }()
+
+/// A policy of one's own with state and no deadline, never discardable:
+/// every other value.
+struct EveryOther<Value: Codable & Sendable>: StorablePacingStateMachine, Sendable {
+  var skipNext = false
+  var deadline: DriverInstant? { nil }
+  mutating func valueReceived(_ value: Value, at now: DriverInstant) -> PacingAction<Value> {
+    defer { skipNext.toggle() }
+    return skipNext ? .none : .emit(value)
+  }
+  mutating func timerFired(at now: DriverInstant) -> PacingAction<Value> { .none }
+  mutating func upstreamFinished(at now: DriverInstant) -> PacingAction<Value> { .finish }
+  mutating func upstreamFailed(at now: DriverInstant) -> PacingAction<Value> { .fail }
+  func encodeState(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(skipNext)
+  }
+  mutating func decodeState(from decoder: any Decoder) throws {
+    skipNext = try decoder.singleValueContainer().decode(Bool.self)
+  }
+}
 
 /// A gate that tasks wait at until it is opened (or they are cancelled).
 final class AsyncGate: Sendable {

@@ -48,6 +48,11 @@ public struct FleetConfiguration: Sendable, Hashable {
   /// a hang. 10 s by default.
   public var answerTimeout: Duration = .seconds(10)
 
+  /// The longest one round of the worker (a fold, a delivery round) may
+  /// wait for the database; a round that waits longer fails and is tried
+  /// again on a new connection. 30 s by default; at least 1 s.
+  public var roundTimeout: Duration = .seconds(30)
+
   /// Whether folded sends are kept in the namespace's `send_log` table, with
   /// their instants, so that a test or an audit can replay exactly what the
   /// policies were told. Off by default: the table grows with every send.

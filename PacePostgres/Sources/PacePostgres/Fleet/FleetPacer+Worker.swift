@@ -29,13 +29,18 @@ extension FleetPacer {
         let roundStart = ContinuousClock.now
         var emitted = 0
         while true {
-          let (claimed, emissions) = try await foldRound()
+          // Every round is bounded: a call the database never answers (a
+          // connection cut mid-transaction) fails the round, and the next
+          // one runs on a new connection.
+          let (claimed, emissions) = try await withAnswerTimeout(configuration.roundTimeout) {
+            try await self.foldRound()
+          }
           emitted += emissions
           if claimed < configuration.foldBatchSize { break }
         }
         if emitted > 0 || lookAround { deliveryWake.poke() }
         if lookAround {
-          try await setAlarm()
+          try await withAnswerTimeout(configuration.roundTimeout) { try await self.setAlarm() }
           lookAround = false
         }
         logger.trace("Fleet fold round", metadata: ["emitted": "\(emitted)", "took": "\(ContinuousClock.now - roundStart)"])
@@ -88,7 +93,8 @@ extension FleetPacer {
       failures = 0
       while !Task.isCancelled, ContinuousClock.now < giveUp {
         do {
-          try await deliverRound(&handlers)
+          // Bounded: a database that does not answer cannot hold the shutdown.
+          _ = try await withAnswerTimeout(configuration.answerTimeout) { try await self.settle(claiming: 0) }
           failures = 0
         } catch {
           deliveryWake.wake(at: .now + retryDelay(after: error, failures: &failures, in: "delivery"))
@@ -100,7 +106,8 @@ extension FleetPacer {
       // Cancelled or out of time: the group waits for the handlers, which
       // are cancelled if the task is.
     }
-    await Task { [self] in _ = try? await settle(claiming: 0) }.value
+    let limit = configuration.answerTimeout
+    await Task { [self] in _ = try? await withAnswerTimeout(limit) { try await self.settle(claiming: 0) } }.value
   }
 
   /// Claims up to a batch of keys (this process's sends first, then due
@@ -181,7 +188,9 @@ extension FleetPacer {
     let capacity = work.withLock { state in
       state.claimsNothing ? 0 : configuration.maximumConcurrentDeliveries - state.delivering.count + state.finished.count
     }
-    let emissions = try await settle(claiming: capacity)
+    let emissions = try await withAnswerTimeout(configuration.roundTimeout) {
+      try await self.settle(claiming: capacity)
+    }
     for emission in emissions {
       group.addTask { await self.deliver(emission) }
     }
@@ -276,14 +285,17 @@ extension FleetPacer {
       // statement before it is sent.
       let delay = cancelled ? Duration.zero : configuration.retryDelay
       let (client, logger, owner) = (client, logger, owner)
+      let limit = configuration.answerTimeout
       await Task {
-        _ = try? await client.query(
-          """
-          UPDATE \(unescaped: ns).outbox
-          SET lease_expires_at = \(unescaped: ns).pace_now() + \(delay.microseconds) * interval '1 microsecond'
-          WHERE id = \(emission.id) AND lease_owner = \(owner)
-          """,
-          logger: logger)
+        _ = try? await withAnswerTimeout(limit) {
+          try await client.query(
+            """
+            UPDATE \(unescaped: ns).outbox
+            SET lease_expires_at = \(unescaped: ns).pace_now() + \(delay.microseconds) * interval '1 microsecond'
+            WHERE id = \(emission.id) AND lease_owner = \(owner)
+            """,
+            logger: logger)
+        }
       }.value
       work.withLock { _ = $0.delivering.remove(emission.id) }
       // This process may take it up again then: its alarm says when.

@@ -117,6 +117,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
     configuration.lease = max(configuration.lease, .seconds(1))
     configuration.safetyPollInterval = max(configuration.safetyPollInterval, .milliseconds(100))
     configuration.answerTimeout = max(configuration.answerTimeout, .milliseconds(100))
+    configuration.roundTimeout = max(configuration.roundTimeout, .seconds(1))
     configuration.foldGrace = max(configuration.foldGrace, .zero)
     configuration.retryDelay = max(configuration.retryDelay, .zero)
     configuration.maximumConcurrentDeliveries = max(configuration.maximumConcurrentDeliveries, 1)

@@ -4,6 +4,7 @@
 //===----------------------------------------------------------------------===//
 
 import PostgresNIO
+import Synchronization
 
 /// Why a fleet pacer could not send, or could not start its worker.
 ///
@@ -39,19 +40,70 @@ struct AnswerTimeout: Error {
   var limit: Duration
 }
 
-/// Runs `operation`, and throws `AnswerTimeout` (cancelling it) when it has
-/// not returned within `limit`.
-func withAnswerTimeout<Result: Sendable>(
-  _ limit: Duration, _ operation: @escaping @Sendable () async throws -> Result
-) async throws -> Result {
-  try await withThrowingTaskGroup(of: Result?.self) { group in
-    group.addTask { try await operation() }
-    group.addTask {
-      try await Task.sleep(for: limit)
+/// Runs `operation`, and throws `AnswerTimeout` when it has not returned
+/// within `limit`: then it is cancelled and left to end on its own, never
+/// waited for. (A task group would wait for it, and a database call that
+/// does not answer may not heed its cancellation at once.)
+func withAnswerTimeout<Answer: Sendable>(
+  _ limit: Duration, _ operation: @escaping @Sendable () async throws -> Answer
+) async throws -> Answer {
+  let race = AnswerRace<Answer>()
+  return try await withTaskCancellationHandler {
+    try await withCheckedThrowingContinuation { continuation in
+      race.start(continuation)
+      race.attach(Task { race.finish(with: await Result<Answer, any Error>.capture(operation)) })
+      race.attach(Task {
+        try? await Task.sleep(for: limit)
+        race.finish(with: .failure(AnswerTimeout(limit: limit)))
+      })
+    }
+  } onCancel: {
+    race.finish(with: .failure(CancellationError()))
+  }
+}
+
+/// The first of an operation, its time limit and a cancellation to finish
+/// resumes the caller and cancels the others.
+private final class AnswerRace<Value: Sendable>: Sendable {
+  private struct State {
+    var continuation: CheckedContinuation<Value, any Error>?
+    var outcome: Result<Value, any Error>?
+    var tasks: [Task<Void, Never>] = []
+  }
+
+  private let state = Mutex(State())
+
+  func start(_ continuation: CheckedContinuation<Value, any Error>) {
+    let early = state.withLock { state -> Result<Value, any Error>? in
+      if let outcome = state.outcome { return outcome }
+      state.continuation = continuation
       return nil
     }
-    defer { group.cancelAll() }
-    guard let first = try await group.next(), let result = first else { throw AnswerTimeout(limit: limit) }
-    return result
+    if let early { continuation.resume(with: early) }
+  }
+
+  func attach(_ task: Task<Void, Never>) {
+    let finished = state.withLock { state -> Bool in
+      state.tasks.append(task)
+      return state.outcome != nil
+    }
+    if finished { task.cancel() }
+  }
+
+  func finish(with outcome: Result<Value, any Error>) {
+    let (continuation, tasks) = state.withLock { state -> (CheckedContinuation<Value, any Error>?, [Task<Void, Never>]) in
+      guard state.outcome == nil else { return (nil, []) }
+      state.outcome = outcome
+      defer { state.continuation = nil }
+      return (state.continuation, state.tasks)
+    }
+    continuation?.resume(with: outcome)
+    for task in tasks { task.cancel() }
+  }
+}
+
+extension Result where Failure == any Error {
+  static func capture(_ body: @Sendable () async throws -> Success) async -> Self {
+    do { return .success(try await body()) } catch { return .failure(error) }
   }
 }

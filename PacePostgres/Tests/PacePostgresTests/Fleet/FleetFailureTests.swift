@@ -83,6 +83,7 @@ struct FleetFailureTests {
       configuration.lease = .seconds(2)
       configuration.keepsSendLog = true
       configuration.safetyPollInterval = .seconds(1)
+      configuration.roundTimeout = .seconds(3)
       let log = EmissionLog<String>()
       // Slow handlers, so that leases are held when the server goes.
       let pacer = FleetPacer(policy.debounce, name: policy.name, namespace: namespace, client: client, configuration: configuration) {

@@ -67,3 +67,21 @@ checks = [
 print("Targets")
 for label, ok, detail in checks:
     print(f"  {'holds' if ok else 'missed':<6} {label}: {detail}")
+
+# What the probes said on standard error (warnings and errors only): a
+# stalled or failed worker round shows here, not only in the lateness.
+said = {}
+for path in sorted(glob.glob(os.path.join(folder, "*.err"))):
+    run_name = os.path.basename(path).rsplit("-", 1)[0]
+    for line in open(path, errors="replace"):
+        fields = line.split(" ", 3)  # time, level, label, the rest
+        if len(fields) == 4 and fields[1] in ("warning", "error", "critical"):
+            message = f"{fields[1]}: {fields[3].strip()}"[:200]
+            said[(run_name, message)] = said.get((run_name, message), 0) + 1
+if said:
+    print()
+    print("The probes said")
+    for (run_name, message), count in sorted(said.items())[:20]:
+        print(f"  {run_name}: {count}× {message}")
+    if len(said) > 20:
+        print(f"  … and {len(said) - 20} more")

@@ -27,23 +27,33 @@ extension FleetPacer {
       guard !Task.isCancelled else { break }
       do {
         let roundStart = ContinuousClock.now
-        var emitted = 0
+        var leasedHere = 0
         while true {
           // Every round is bounded: a call the database never answers (a
           // connection cut mid-transaction) fails the round, and the next
           // one runs on a new connection.
-          let (claimed, emissions) = try await withAnswerTimeout(configuration.roundTimeout) {
+          let outcome = try await withAnswerTimeout(configuration.roundTimeout) {
             try await self.foldRound()
           }
-          emitted += emissions
-          if claimed < configuration.foldBatchSize { break }
+          leasedHere += outcome.leased.count
+          if !outcome.leased.isEmpty || outcome.waiting {
+            work.withLock { state in
+              state.ready += outcome.leased
+              state.deliveryLooks = state.deliveryLooks || outcome.waiting
+            }
+            deliveryWake.poke()
+          }
+          if outcome.claimed < configuration.foldBatchSize { break }
         }
-        if emitted > 0 || lookAround { deliveryWake.poke() }
         if lookAround {
+          // Leases that expired, emissions given back or left waiting: the
+          // delivery loop looks around too.
+          work.withLock { $0.deliveryLooks = true }
+          deliveryWake.poke()
           try await withAnswerTimeout(configuration.roundTimeout) { try await self.setAlarm() }
           lookAround = false
         }
-        logger.trace("Fleet fold round", metadata: ["emitted": "\(emitted)", "took": "\(ContinuousClock.now - roundStart)"])
+        logger.trace("Fleet fold round", metadata: ["leased": "\(leasedHere)", "took": "\(ContinuousClock.now - roundStart)"])
         failures = 0
       } catch {
         lookAround = true
@@ -93,27 +103,69 @@ extension FleetPacer {
       failures = 0
       while !Task.isCancelled, ContinuousClock.now < giveUp {
         do {
-          // Bounded: a database that does not answer cannot hold the shutdown.
-          _ = try await withAnswerTimeout(configuration.answerTimeout) { try await self.settle(claiming: 0) }
+          // Claims nothing more (no room is left), but starts what a last
+          // fold leased here. Bounded: a database that does not answer
+          // cannot hold the shutdown.
+          try await deliverRound(&handlers)
           failures = 0
         } catch {
           deliveryWake.wake(at: .now + retryDelay(after: error, failures: &failures, in: "delivery"))
         }
-        if work.withLock({ $0.delivering.isEmpty }) { break }
+        if work.withLock({ $0.delivering.isEmpty && $0.ready.isEmpty }) { break }
         deliveryWake.wake(at: giveUp)
         await deliveryWake.wait()
       }
       // Cancelled or out of time: the group waits for the handlers, which
       // are cancelled if the task is.
     }
+    // Outside the cancellation: what finished is removed; what a fold
+    // leased here and no handler started is given back.
+    let unstarted = work.withLock { state in
+      defer { state.ready = [] }
+      return state.ready.map(\.id)
+    }
     let limit = configuration.answerTimeout
-    await Task { [self] in _ = try? await withAnswerTimeout(limit) { try await self.settle(claiming: 0) } }.value
+    await Task { [self] in
+      _ = try? await withAnswerTimeout(limit) { try await self.settle(claiming: 0, lookingAround: false) }
+    }.value
+    if !unstarted.isEmpty { await giveBack(unstarted, after: .zero) }
+  }
+
+  /// Gives leases back, to be taken up `delay` from now by any process:
+  /// one statement, outside the caller's cancellation (which would fail it
+  /// before it is sent), bounded by the answer timeout.
+  private func giveBack(_ ids: [Int64], after delay: Duration) async {
+    let ns = namespace.quoted
+    let (client, logger, owner) = (client, logger, owner)
+    let limit = configuration.answerTimeout
+    await Task {
+      _ = try? await withAnswerTimeout(limit) {
+        try await client.query(
+          """
+          UPDATE \(unescaped: ns).outbox
+          SET lease_expires_at = \(unescaped: ns).pace_now() + \(delay.microseconds) * interval '1 microsecond'
+          WHERE id = ANY(\(ids)) AND lease_owner = \(owner)
+          """,
+          logger: logger)
+      }
+    }.value
+  }
+
+  /// What one fold round did.
+  struct FoldOutcome: Sendable {
+    /// How many keys it claimed.
+    var claimed: Int
+    /// The emissions it committed first in their key's line, leased to this
+    /// process: the delivery loop starts them without a claim of its own.
+    var leased: [LeasedEmission]
+    /// Whether it committed an emission that waits (behind another of its
+    /// key, or for room): a delivery round that looks around claims it.
+    var waiting: Bool
   }
 
   /// Claims up to a batch of keys (this process's sends first, then due
   /// ones), folds them and writes the result back in one transaction.
-  /// Returns how many keys it claimed and how many emissions it committed.
-  func foldRound() async throws -> (claimed: Int, emissions: Int) {
+  func foldRound() async throws -> FoldOutcome {
     let mine = work.withLock { state -> [String] in
       let keys = Array(state.sentKeys.prefix(configuration.foldBatchSize))
       state.sentKeys.subtract(keys)
@@ -130,7 +182,7 @@ extension FleetPacer {
     }
   }
 
-  private func fold(_ mine: [String], on connection: PostgresConnection) async throws -> (claimed: Int, emissions: Int) {
+  private func fold(_ mine: [String], on connection: PostgresConnection) async throws -> FoldOutcome {
     let ns = namespace.quoted
     let rows = try await connection.query(
       "SELECT c_key, c_state, c_ids, c_values, c_sent, c_now FROM \(unescaped: ns).pace_claim(\(name), \(mine), \(configuration.foldBatchSize))",
@@ -146,7 +198,7 @@ extension FleetPacer {
       now = instant
     }
     counters.withLock { $0.statements += 3 }  // BEGIN, the claim, COMMIT
-    guard !claimed.isEmpty else { return (0, 0) }
+    guard !claimed.isEmpty else { return FoldOutcome(claimed: 0, leased: [], waiting: false) }
     clock.observe(now)
 
     let result = fold.fold(claimed, now: now)
@@ -159,15 +211,28 @@ extension FleetPacer {
       state.knownEarliest = due
       return due
     }
-    try await connection.query(
+    // Emissions first in their key's line are leased here at once, as many
+    // as the delivery loop has room for; they need no claim of their own.
+    let room = work.withLock { $0.deliveryRoom(configuration.maximumConcurrentDeliveries) }
+    let applied = try await connection.query(
       """
-      SELECT \(unescaped: ns).pace_apply(\(name),
+      SELECT o_id, o_key, o_value, o_emitted, o_leased FROM \(unescaped: ns).pace_apply(\(name),
         \(result.kept.map(\.key)), \(result.kept.map(\.state)), \(result.kept.map { $0.due ?? -1 }),
         \(result.gone), \(result.folded),
         \(result.emissions.map(\.key)), \(result.emissions.map(\.value)), \(result.emissions.map(\.micros)),
-        \(configuration.keepsSendLog), \(notifyAt))
+        \(configuration.keepsSendLog), \(notifyAt),
+        \(owner), \(configuration.lease.microseconds) * interval '1 microsecond', \(room))
       """,
       logger: logger)
+    var leased: [LeasedEmission] = []
+    var waiting = false
+    for try await (id, key, value, emitted, isLeased) in applied.decode((Int64, String, String, Int64, Bool).self) {
+      if isLeased {
+        leased.append(LeasedEmission(id: id, key: key, value: value, emittedMicros: emitted, delivery: 1))
+      } else {
+        waiting = true
+      }
+    }
     counters.withLock {
       $0.statements += 1
       $0.folds += 1
@@ -176,72 +241,102 @@ extension FleetPacer {
     if !configuration.pollsOnly, let due = result.earliestDue, let local = clock.localInstant(of: due) {
       wake.wake(at: local)
     }
-    return (claimed.count, result.emissions.count)
+    return FoldOutcome(claimed: claimed.count, leased: leased, waiting: waiting)
   }
 
-  /// One delivery round, one statement (`pace_settle`): removes the
-  /// emissions whose handlers returned, then claims the first emission of
-  /// as many keys as this process may still deliver, and starts their
-  /// handlers. Returns how many it started.
+  /// One delivery round: starts the handlers of the emissions that folds
+  /// leased here, then, when something finished or the fold loop asked to
+  /// look around, runs one statement (`pace_settle`) that removes what
+  /// finished, leases the next emission of those keys, and, looking around,
+  /// claims the first emission of other keys, as many as this process may
+  /// still deliver. Returns how many handlers it started.
   @discardableResult
   func deliverRound(_ group: inout DiscardingTaskGroup) async throws -> Int {
-    let capacity = work.withLock { state in
-      state.claimsNothing ? 0 : configuration.maximumConcurrentDeliveries - state.delivering.count + state.finished.count
+    let (ready, looks) = work.withLock { state in
+      defer {
+        state.ready = []
+        state.deliveryLooks = false
+      }
+      return (state.ready, state.deliveryLooks)
     }
-    let emissions = try await withAnswerTimeout(configuration.roundTimeout) {
-      try await self.settle(claiming: capacity)
-    }
-    for emission in emissions {
+    let handedOver = startable(ready)
+    for emission in handedOver {
       group.addTask { await self.deliver(emission) }
     }
-    return emissions.count
+    let room = work.withLock { $0.claimRoom(configuration.maximumConcurrentDeliveries) }
+    let claimed: [FleetEmission<Key, Value>]
+    do {
+      claimed = try await withAnswerTimeout(configuration.roundTimeout) {
+        try await self.settle(claiming: room, lookingAround: looks)
+      }
+    } catch {
+      // Still to look around: the next round does.
+      if looks { work.withLock { $0.deliveryLooks = true } }
+      throw error
+    }
+    // A look that had no room, or filled it, may have left emissions that
+    // wait: the next round (when a handler ends) looks again.
+    if looks, claimed.count >= room { work.withLock { $0.deliveryLooks = true } }
+    for emission in claimed {
+      group.addTask { await self.deliver(emission) }
+    }
+    return handedOver.count + claimed.count
   }
 
   /// Removes the emissions whose handlers returned and claims up to
-  /// `capacity` more, in one statement (`pace_settle`); returns the claimed
-  /// ones, now this process's to deliver.
-  func settle(claiming capacity: Int) async throws -> [FleetEmission<Key, Value>] {
+  /// `capacity` more, in one statement (`pace_settle`): the next emission of
+  /// each key removed and, when `lookingAround`, the first of any key whose
+  /// lease is free or expired. Returns the claimed ones, now this process's
+  /// to deliver. Makes no call when there is nothing to do.
+  func settle(claiming capacity: Int, lookingAround: Bool) async throws -> [FleetEmission<Key, Value>] {
     let finished = work.withLock { Array($0.finished) }
-    guard !finished.isEmpty || capacity > 0 else { return [] }
+    guard !finished.isEmpty || (capacity > 0 && lookingAround) else { return [] }
     let ns = namespace.quoted
     let rows = try await client.query(
       """
       SELECT o_removed, o_id, o_key, o_value, o_emitted, o_deliveries
       FROM \(unescaped: ns).pace_settle(\(name), \(owner), \(finished),
-        \(configuration.lease.microseconds) * interval '1 microsecond', \(max(capacity, 0)))
+        \(configuration.lease.microseconds) * interval '1 microsecond', \(max(capacity, 0)), \(lookingAround))
       """,
       logger: logger)
     var removed: Set<Int64> = []
-    var leased: [(Int64, String, String, Int64, Int32)] = []
+    var leased: [LeasedEmission] = []
     for try await (isRemoval, id, key, value, emitted, delivery) in rows.decode(
-      (Bool, Int64, String, String?, Int64?, Int32?).self)
+      (Bool, Int64, String?, String?, Int64?, Int32?).self)
     {
       if isRemoval {
         removed.insert(id)
-      } else if let value, let emitted, let delivery {
-        leased.append((id, key, value, emitted, delivery))
+      } else if let key, let value, let emitted, let delivery {
+        leased.append(LeasedEmission(id: id, key: key, value: value, emittedMicros: emitted, delivery: Int(delivery)))
       }
     }
     settle(finished, removed: removed)
     counters.withLock { $0.statements += 1 }
+    return startable(leased)
+  }
+
+  /// The leased emissions this process may start: decoded, and not already
+  /// in a handler here.
+  private func startable(_ leased: [LeasedEmission]) -> [FleetEmission<Key, Value>] {
     var emissions: [FleetEmission<Key, Value>] = []
-    for (id, keyText, valueJSON, emitted, delivery) in leased {
-      guard let key = Key(keyText) else {
-        logger.error("Fleet emission's key is not a key of this pacer; left to expire", metadata: ["id": "\(id)", "key": "\(keyText)"])
+    for row in leased {
+      guard let key = Key(row.key) else {
+        logger.error("Fleet emission's key is not a key of this pacer; left to expire", metadata: ["id": "\(row.id)", "key": "\(row.key)"])
         continue
       }
       let value: Value
       do {
-        value = try JSONDecoder().decode(Value.self, from: Data(valueJSON.utf8))
+        value = try JSONDecoder().decode(Value.self, from: Data(row.value.utf8))
       } catch {
-        logger.error("Fleet emission's value is not a value of this pacer; left to expire", metadata: ["id": "\(id)", "error": "\(error)"])
+        logger.error("Fleet emission's value is not a value of this pacer; left to expire", metadata: ["id": "\(row.id)", "error": "\(error)"])
         continue
       }
       // A handler that outlived its lease and still runs here keeps its
       // emission: the lease is this process's again, and the running
       // handler's end removes the emission. Never two at once.
-      guard work.withLock({ $0.delivering.insert(id).inserted }) else { continue }
-      emissions.append(FleetEmission(key: key, value: value, id: id, emittedAt: Date(micros: emitted), delivery: Int(delivery)))
+      guard work.withLock({ $0.delivering.insert(row.id).inserted }) else { continue }
+      emissions.append(
+        FleetEmission(key: key, value: value, id: row.id, emittedAt: Date(micros: row.emittedMicros), delivery: row.delivery))
     }
     return emissions
   }
@@ -268,7 +363,6 @@ extension FleetPacer {
 
   /// Runs the handler, then removes the emission, or gives it back.
   private func deliver(_ emission: FleetEmission<Key, Value>) async {
-    let ns = namespace.quoted
     defer { deliveryWake.poke() }
     do {
       try await handler(emission)
@@ -284,26 +378,14 @@ extension FleetPacer {
       // otherwise. Outside this task's cancellation, which would fail the
       // statement before it is sent.
       let delay = cancelled ? Duration.zero : configuration.retryDelay
-      let (client, logger, owner) = (client, logger, owner)
-      let limit = configuration.answerTimeout
-      await Task {
-        _ = try? await withAnswerTimeout(limit) {
-          try await client.query(
-            """
-            UPDATE \(unescaped: ns).outbox
-            SET lease_expires_at = \(unescaped: ns).pace_now() + \(delay.microseconds) * interval '1 microsecond'
-            WHERE id = \(emission.id) AND lease_owner = \(owner)
-            """,
-            logger: logger)
-        }
-      }.value
+      await giveBack([emission.id], after: delay)
       work.withLock { _ = $0.delivering.remove(emission.id) }
       // This process may take it up again then: its alarm says when.
       if !cancelled { wake.wake(at: .now + delay) }
       return
     }
     // Done: removed from the outbox with the others that finished, in one
-    // statement at the next round (`settle(claiming:)`).
+    // statement at the next round (`settle(claiming:lookingAround:)`).
     work.withLock { _ = $0.finished.insert(emission.id) }
   }
 

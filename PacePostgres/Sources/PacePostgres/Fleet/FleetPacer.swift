@@ -245,6 +245,12 @@ struct FleetWorkState: Sendable {
   var delivering: Set<Int64> = []
   /// The emissions whose handlers returned, to remove at the next round.
   var finished: Set<Int64> = []
+  /// Emissions that folds leased here, for the delivery loop to start.
+  var ready: [LeasedEmission] = []
+  /// Whether the next delivery round claims emissions of any key (leases
+  /// expired, emissions given back or left waiting), not only the next of
+  /// the keys it finished.
+  var deliveryLooks = true
   /// The earliest deadline the fleet is known to have, microseconds.
   var knownEarliest: Int64?
   var stopping = false
@@ -253,6 +259,27 @@ struct FleetWorkState: Sendable {
   /// Set once the delivery loop stops: its rounds only remove what finished.
   var claimsNothing = false
   var schemaChecked = false
+
+  /// How many more emissions a fold may lease here: room in the delivery
+  /// loop, none once it claims nothing.
+  func deliveryRoom(_ maximum: Int) -> Int {
+    claimsNothing ? 0 : max(0, maximum - delivering.count - ready.count)
+  }
+
+  /// How many emissions a delivery round may claim: its room, counting the
+  /// finished ones it removes first.
+  func claimRoom(_ maximum: Int) -> Int {
+    claimsNothing ? 0 : max(0, maximum - delivering.count - ready.count + finished.count)
+  }
+}
+
+/// An emission leased to this process, as the database returned it.
+struct LeasedEmission: Sendable {
+  var id: Int64
+  var key: String
+  var value: String
+  var emittedMicros: Int64
+  var delivery: Int
 }
 
 /// What a worker did, counted: for tests and the benchmark.

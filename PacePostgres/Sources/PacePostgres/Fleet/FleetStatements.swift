@@ -43,18 +43,22 @@ enum FleetStatements {
       """,
       // A fold's claim: the keys this process sent to, then due keys, each
       // locked or skipped; then the instant; then their states and sends.
+      // Keys are looked up one by one, on the primary key: a plan that
+      // cannot go wrong on a young table whose statistics say it is empty.
       """
       CREATE FUNCTION \(unescaped: ns).pace_claim(p text, mine text[], lim bigint)
         RETURNS TABLE (c_key text, c_state text, c_ids bigint[], c_values text[], c_sent bigint[], c_now bigint)
         LANGUAGE plpgsql AS $$
       DECLARE
-        claimed text[];
+        k text;
+        claimed text[] := '{}';
         due text[];
         instant timestamptz;
       BEGIN
-        SELECT coalesce(array_agg(c.key), '{}') INTO claimed FROM (
-          SELECT x.key FROM \(unescaped: ns).keys x WHERE x.pacer = p AND x.key = ANY(mine)
-          ORDER BY x.key FOR UPDATE SKIP LOCKED) c;
+        FOREACH k IN ARRAY mine LOOP
+          PERFORM FROM \(unescaped: ns).keys x WHERE x.pacer = p AND x.key = k FOR UPDATE SKIP LOCKED;
+          IF FOUND THEN claimed := claimed || k; END IF;
+        END LOOP;
         SELECT coalesce(array_agg(c.key), '{}') INTO due FROM (
           SELECT x.key FROM \(unescaped: ns).keys x
           WHERE x.pacer = p AND x.due_at <= \(unescaped: ns).pace_now() AND NOT (x.key = ANY(claimed))
@@ -62,32 +66,48 @@ enum FleetStatements {
         claimed := claimed || due;
         IF cardinality(claimed) = 0 THEN RETURN; END IF;
         instant := \(unescaped: ns).pace_now();
-        RETURN QUERY
-          SELECT x.key, x.state::text, s.ids, s.vals, s.ats, \(unescaped: ns).pace_micros(instant)
-          FROM \(unescaped: ns).keys x
-          LEFT JOIN LATERAL (
-            SELECT array_agg(y.id ORDER BY y.sent_at, y.id) AS ids,
-                   array_agg(y.value::text ORDER BY y.sent_at, y.id) AS vals,
-                   array_agg(\(unescaped: ns).pace_micros(y.sent_at) ORDER BY y.sent_at, y.id) AS ats
-            FROM \(unescaped: ns).sends y WHERE y.pacer = p AND y.key = x.key) s ON true
-          WHERE x.pacer = p AND x.key = ANY(claimed);
+        FOREACH k IN ARRAY claimed LOOP
+          RETURN QUERY
+            SELECT x.key, x.state::text, s.ids, s.vals, s.ats, \(unescaped: ns).pace_micros(instant)
+            FROM \(unescaped: ns).keys x
+            LEFT JOIN LATERAL (
+              SELECT array_agg(y.id ORDER BY y.sent_at, y.id) AS ids,
+                     array_agg(y.value::text ORDER BY y.sent_at, y.id) AS vals,
+                     array_agg(\(unescaped: ns).pace_micros(y.sent_at) ORDER BY y.sent_at, y.id) AS ats
+              FROM \(unescaped: ns).sends y WHERE y.pacer = p AND y.key = k) s ON true
+            WHERE x.pacer = p AND x.key = k;
+        END LOOP;
       END $$
       """,
       // A fold's result, in the claim's transaction: the new states, the keys
       // that go, the sends folded, the emissions, and a notification when a
-      // deadline became earlier than the fleet knew.
+      // deadline became earlier than the fleet knew. An emission that is
+      // first in its key's line is leased to the folding process at once (up
+      // to `lim`) and returned: it needs no claim of its own. The others wait
+      // for a delivery round.
       """
       CREATE FUNCTION \(unescaped: ns).pace_apply(
         p text, kept text[], states text[], due bigint[], gone text[], folded bigint[],
-        out_keys text[], out_values text[], out_at bigint[], keep_log boolean, notify_at bigint
-      ) RETURNS void
+        out_keys text[], out_values text[], out_at bigint[], keep_log boolean, notify_at bigint,
+        owner text, lease interval, lim bigint
+      ) RETURNS TABLE (o_id bigint, o_key text, o_value text, o_emitted bigint, o_leased boolean)
         LANGUAGE plpgsql AS $$
+      DECLARE
+        i integer;
+        k text;
+        seen text[] := '{}';
+        is_head boolean;
+        leased bigint := 0;
       BEGIN
-        UPDATE \(unescaped: ns).keys x
-          SET state = u.state::jsonb, due_at = \(unescaped: ns).pace_instant(NULLIF(u.due, -1)), updated_at = \(unescaped: ns).pace_now()
-          FROM unnest(kept, states, due) AS u(key, state, due)
-          WHERE x.pacer = p AND x.key = u.key;
-        DELETE FROM \(unescaped: ns).keys x WHERE x.pacer = p AND x.key = ANY(gone);
+        FOR i IN 1 .. coalesce(cardinality(kept), 0) LOOP
+          UPDATE \(unescaped: ns).keys x
+            SET state = states[i]::jsonb, due_at = \(unescaped: ns).pace_instant(NULLIF(due[i], -1)),
+                updated_at = \(unescaped: ns).pace_now()
+            WHERE x.pacer = p AND x.key = kept[i];
+        END LOOP;
+        FOREACH k IN ARRAY gone LOOP
+          DELETE FROM \(unescaped: ns).keys x WHERE x.pacer = p AND x.key = k;
+        END LOOP;
         IF keep_log THEN
           WITH f AS (DELETE FROM \(unescaped: ns).sends y WHERE y.id = ANY(folded)
                      RETURNING y.id, y.pacer, y.key, y.value, y.sent_at)
@@ -95,37 +115,71 @@ enum FleetStatements {
         ELSE
           DELETE FROM \(unescaped: ns).sends y WHERE y.id = ANY(folded);
         END IF;
-        INSERT INTO \(unescaped: ns).outbox (pacer, key, value, emitted_at)
-          SELECT p, o.key, o.value::jsonb, \(unescaped: ns).pace_instant(o.at)
-          FROM unnest(out_keys, out_values, out_at) WITH ORDINALITY AS o(key, value, at, n)
-          ORDER BY o.n;
+        FOR i IN 1 .. coalesce(cardinality(out_keys), 0) LOOP
+          o_key := out_keys[i];
+          o_value := out_values[i];
+          o_emitted := out_at[i];
+          is_head := NOT (o_key = ANY(seen)) AND NOT EXISTS (
+            SELECT FROM \(unescaped: ns).outbox e WHERE e.pacer = p AND e.key = o_key);
+          seen := seen || o_key;
+          o_leased := is_head AND leased < lim;
+          INSERT INTO \(unescaped: ns).outbox (pacer, key, value, emitted_at, lease_owner, lease_expires_at, deliveries)
+            VALUES (p, o_key, o_value::jsonb, \(unescaped: ns).pace_instant(o_emitted),
+                    CASE WHEN o_leased THEN owner END,
+                    CASE WHEN o_leased THEN \(unescaped: ns).pace_now() + lease END,
+                    CASE WHEN o_leased THEN 1 ELSE 0 END)
+            RETURNING id INTO o_id;
+          IF o_leased THEN leased := leased + 1; END IF;
+          RETURN NEXT;
+        END LOOP;
         IF notify_at IS NOT NULL THEN
           PERFORM pg_notify('\(unescaped: channel)', p || ' ' || notify_at);
         END IF;
       END $$
       """,
       // A delivery round: remove the emissions whose handlers returned here
-      // (those whose lease another process took are left, and not returned),
-      // then claim the first emission of each key whose lease is free or
-      // expired, none behind another of its key. One call, two statements:
-      // the claim sees the removals.
+      // (those whose lease another process took are left, and not returned);
+      // lease the next emission of each key removed, if free; and, when
+      // asked to look around, claim the first emission of each key whose
+      // lease is free or expired. Never one behind another of its key. One
+      // call; each step sees the ones before.
       """
-      CREATE FUNCTION \(unescaped: ns).pace_settle(p text, owner text, done bigint[], lease interval, lim bigint)
+      CREATE FUNCTION \(unescaped: ns).pace_settle(p text, owner text, done bigint[], lease interval, lim bigint, look boolean)
         RETURNS TABLE (o_removed boolean, o_id bigint, o_key text, o_value text, o_emitted bigint, o_deliveries integer)
         LANGUAGE plpgsql AS $$
+      DECLARE
+        removed text[];
+        k text;
+        leased bigint := 0;
+        n bigint;
       BEGIN
-        RETURN QUERY
-          DELETE FROM \(unescaped: ns).outbox o WHERE o.id = ANY(done) AND o.lease_owner = owner
-          RETURNING true, o.id, o.key, NULL::text, NULL::bigint, NULL::integer;
-        IF lim <= 0 THEN RETURN; END IF;
+        WITH r AS (DELETE FROM \(unescaped: ns).outbox o WHERE o.id = ANY(done) AND o.lease_owner = owner
+                   RETURNING o.id, o.key)
+        SELECT array_agg(r.id), array_agg(DISTINCT r.key) INTO done, removed FROM r;
+        RETURN QUERY SELECT true, d, NULL::text, NULL::text, NULL::bigint, NULL::integer FROM unnest(done) AS d;
+        FOREACH k IN ARRAY coalesce(removed, '{}') LOOP
+          EXIT WHEN leased >= lim;
+          RETURN QUERY
+            WITH head AS (
+              SELECT e.id, e.lease_expires_at FROM \(unescaped: ns).outbox e
+              WHERE e.pacer = p AND e.key = k ORDER BY e.id LIMIT 1 FOR UPDATE SKIP LOCKED)
+            UPDATE \(unescaped: ns).outbox o
+              SET lease_owner = owner, lease_expires_at = \(unescaped: ns).pace_now() + lease, deliveries = o.deliveries + 1
+              FROM head WHERE o.id = head.id
+                AND (head.lease_expires_at IS NULL OR head.lease_expires_at <= \(unescaped: ns).pace_now())
+              RETURNING false, o.id, o.key, o.value::text, \(unescaped: ns).pace_micros(o.emitted_at), o.deliveries;
+          GET DIAGNOSTICS n = ROW_COUNT;
+          leased := leased + n;
+        END LOOP;
+        IF NOT look OR leased >= lim THEN RETURN; END IF;
         RETURN QUERY
           WITH heads AS (
             SELECT o.id FROM \(unescaped: ns).outbox o
             WHERE o.pacer = p
               AND (o.lease_expires_at IS NULL OR o.lease_expires_at <= \(unescaped: ns).pace_now())
               AND NOT EXISTS (
-                SELECT 1 FROM \(unescaped: ns).outbox e WHERE e.pacer = o.pacer AND e.key = o.key AND e.id < o.id)
-            ORDER BY o.id LIMIT lim FOR UPDATE SKIP LOCKED)
+                SELECT FROM \(unescaped: ns).outbox e WHERE e.pacer = o.pacer AND e.key = o.key AND e.id < o.id)
+            ORDER BY o.id LIMIT lim - leased FOR UPDATE SKIP LOCKED)
           UPDATE \(unescaped: ns).outbox o
             SET lease_owner = owner, lease_expires_at = \(unescaped: ns).pace_now() + lease, deliveries = o.deliveries + 1
             FROM heads WHERE o.id = heads.id

@@ -133,6 +133,36 @@ struct FleetPacerTests {
     }
   }
 
+  @Test func moreEmissionsThanRoom_allDelivered_neverMoreHandlersAtOnceThanAllowed() async throws {
+    try await withFleet { client in
+      let log = EmissionLog<Int>()
+      let busy = Mutex((now: 0, most: 0))
+      var configuration = FleetConfiguration()
+      configuration.maximumConcurrentDeliveries = 2
+      // A leading throttle emits at the fold: 12 keys' emissions, one fold,
+      // room for two. The rest wait, and are claimed as handlers end (not
+      // at the safety poll, which this test would outlast).
+      configuration.safetyPollInterval = .seconds(60)
+      let pacer = FleetPacer(
+        .throttle(for: .seconds(60), edges: .leading), name: "jobs", namespace: namespace, client: client,
+        configuration: configuration
+      ) { (emission: FleetEmission<String, Int>) in
+        busy.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+        try await Task.sleep(for: .milliseconds(20))
+        busy.withLock { $0.now -= 1 }
+        log.record(emission)
+      }
+      try await running(pacer) {
+        for key in 0..<12 { try await pacer.send(key, for: "key-\(key)") }
+        let entries = try await log.wait(for: .seconds(20)) { $0.count == 12 }
+        #expect(Set(entries.map(\.value)) == Set(0..<12))
+        #expect(entries.allSatisfy { $0.delivery == 1 })
+      }
+      #expect(busy.withLock { $0.most } <= 2)
+      #expect(try await count("outbox", on: client) == 0)
+    }
+  }
+
   @Test func policyWithNoDeadlineThatIsKept_staysWithNoDueInstant() async throws {
     try await withFleet { client in
       let log = EmissionLog<Int>()

@@ -53,3 +53,20 @@ extension DistinctStateMachine: PacingStateMachine {
 }
 
 extension DistinctStateMachine: Sendable where Value: Sendable {}
+
+extension DistinctStateMachine: StorablePacingStateMachine where Value: Codable {
+  /// Writes the last value let through (its test is an option), and
+  /// whether it ended. A `nil` of an optional `Value` reads back as none.
+  public func encodeState(to encoder: any Encoder) throws {
+    var container = encoder.unkeyedContainer()
+    try container.encode(termination.isTerminated)
+    if let last { try container.encode(last) }
+  }
+
+  /// Takes what a distinct with the same test wrote.
+  public mutating func decodeState(from decoder: any Decoder) throws {
+    var container = try decoder.unkeyedContainer()
+    termination.isTerminated = try container.decode(Bool.self)
+    last = container.isAtEnd ? nil : try container.decode(Value.self)
+  }
+}

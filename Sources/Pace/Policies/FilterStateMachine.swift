@@ -45,3 +45,16 @@ extension FilterStateMachine: PacingStateMachine {
   /// The failure passes at once.
   @inlinable public mutating func upstreamFailed(at now: Instant) -> PacingAction<Value> { termination.fail() }
 }
+
+extension FilterStateMachine: StorablePacingStateMachine {
+  /// Writes whether it ended: a filter keeps nothing else (its test is an option).
+  public func encodeState(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(termination.isTerminated)
+  }
+
+  /// Takes what a filter wrote.
+  public mutating func decodeState(from decoder: any Decoder) throws {
+    termination.isTerminated = try decoder.singleValueContainer().decode(Bool.self)
+  }
+}

@@ -12,9 +12,12 @@
 /// machine made with the same options, which then behaves exactly as the
 /// machine that wrote it would have.
 ///
-/// The debounce and throttle policies conform when their values and instants
-/// are `Codable` (``DriverInstant`` is), and so does a ``PacingRunner`` of a
-/// storable policy. A policy of your own conforms by encoding what its
+/// Every built-in policy conforms when its values and instants are `Codable`
+/// (``DriverInstant`` is): debounce, throttle, distinct, filter, skip and
+/// take, and a ``PacingPipeline`` of them (`.stages(…)`), whose stages of
+/// your own must conform too. So does a ``PacingRunner`` of a storable
+/// policy. A filter's or distinct's closure is an option, like an interval:
+/// it comes from the code, never from the stored state. A policy of your own conforms by encoding what its
 /// events have changed:
 ///
 /// ```swift

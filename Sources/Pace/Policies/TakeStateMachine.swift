@@ -57,3 +57,19 @@ extension TakeStateMachine: PacingStateMachine {
   /// The failure passes at once.
   @inlinable public mutating func upstreamFailed(at now: Instant) -> PacingAction<Value> { termination.fail() }
 }
+
+extension TakeStateMachine: StorablePacingStateMachine {
+  /// Writes how many values are still to be let through, and whether it ended.
+  public func encodeState(to encoder: any Encoder) throws {
+    var container = encoder.unkeyedContainer()
+    try container.encode(left)
+    try container.encode(termination.isTerminated)
+  }
+
+  /// Takes what a take wrote.
+  public mutating func decodeState(from decoder: any Decoder) throws {
+    var container = try decoder.unkeyedContainer()
+    left = try container.decode(Int.self)
+    termination.isTerminated = try container.decode(Bool.self)
+  }
+}

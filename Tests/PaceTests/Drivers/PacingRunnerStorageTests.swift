@@ -34,6 +34,42 @@ import Testing
     try expectStoredRunEqualsLiveRun(Self.throttles[option], seed: UInt64(option) + 11)
   }
 
+  /// Stages of every kind, each storing its own state: values repeat (for
+  /// distinct), some are filtered, counts run out mid-run (take finishes).
+  static let pipelines: [PacingPipeline<Int, DriverInstant>] = [
+    .stages([.filter { $0 % 5 != 0 }, .distinct(), .debounce(for: .milliseconds(30)), .skip(3)]),
+    .stages([.skip(2), .throttle(for: .milliseconds(30), edges: .leading), .distinct(), .take(60)]),
+    .stages([
+      .distinct(), .debounce(for: .milliseconds(20), edges: .both(maxWait: .milliseconds(50))),
+      .throttle(for: .milliseconds(40)),
+    ]),
+    PacingPipeline(machines: [EveryOther<Int>(), ThrottleStateMachine(interval: .milliseconds(30), edges: .trailing)]),
+  ]
+
+  @Test(arguments: 0..<pipelines.count)
+  func pipeline_storedAfterEveryEvent_emitsWhatItWouldHave(option: Int) throws {
+    try expectStoredRunEqualsLiveRun(Self.pipelines[option], seed: UInt64(option) + 21) { $0 % 4 }
+  }
+
+  @Test func pipeline_withAStageThatCannotBeStored_throwsNamingIt() throws {
+    var runner = Runner(PacingPipeline<Int, DriverInstant>(machines: [DistinctStateMachine(), NotStorable()]))
+    runner.start(at: DriverInstant(nanoseconds: 0)) { _, _ in }
+    #expect {
+      _ = try JSONEncoder().encode(Encoded(runner: runner))
+    } throws: { error in
+      "\(error)".contains("Stage 2 (NotStorable<Int>) is not a StorablePacingStateMachine")
+    }
+  }
+
+  @Test func pipeline_decodeState_ofAnotherNumberOfStages_throws() throws {
+    var runner = Runner(PacingPipeline<Int, DriverInstant>.stages(.distinct(), .skip(1)))
+    runner.start(at: DriverInstant(nanoseconds: 0)) { _, _ in }
+    let data = try JSONEncoder().encode(Encoded(runner: runner))
+    #expect(throws: DecodingError.self) {
+      _ = try Decoded(prototype: PacingPipeline<Int, DriverInstant>.stages(.distinct()), data: data)
+    }
+  }
+
   @Test func instant_encodesAsBareNanoseconds() throws {
     let data = try JSONEncoder().encode([DriverInstant(nanoseconds: 1_700_000_000_123_456_000)])
     #expect(String(decoding: data, as: UTF8.self) == "[1700000000123456000]")
@@ -53,7 +89,9 @@ import Testing
   /// Sends seeded values at seeded instants (gaps around the interval, equal
   /// instants included), firing timers between them: once with one runner,
   /// once storing and restoring the runner after every event.
-  private func expectStoredRunEqualsLiveRun<M: StorablePacingStateMachine & Sendable>(_ prototype: M, seed: UInt64) throws
+  private func expectStoredRunEqualsLiveRun<M: StorablePacingStateMachine & Sendable>(
+    _ prototype: M, seed: UInt64, values: (Int) -> Int = { $0 }
+  ) throws
   where M.Value == Int, M.Instant == DriverInstant {
     var random = SeededGenerator(seed: seed)
     var live = Runner(prototype)
@@ -63,7 +101,8 @@ import Testing
     var now = DriverInstant(nanoseconds: 1_000_000_000)
     live.start(at: now) { liveOut.append("\($0)@\($1.nanoseconds)") }
     stored.start(at: now) { storedOut.append("\($0)@\($1.nanoseconds)") }
-    for value in 0..<400 {
+    for index in 0..<400 {
+      let value = values(index)
       now = now.advanced(by: .milliseconds(Int64(random.next() % 50)))
       live.send(value, at: now) { liveOut.append("\($0)@\($1.nanoseconds)") }
       stored = try roundTrip(stored, prototype: prototype)
@@ -85,6 +124,35 @@ import Testing
   where M.Instant == DriverInstant {
     try Decoded(prototype: prototype, data: JSONEncoder().encode(Encoded(runner: runner))).runner
   }
+}
+
+/// A stage of one's own that stores its state: lets every other value through.
+private struct EveryOther<Value: Codable & Sendable>: StorablePacingStateMachine, Sendable {
+  var skipNext = false
+  var deadline: DriverInstant? { nil }
+  mutating func valueReceived(_ value: Value, at now: DriverInstant) -> PacingAction<Value> {
+    defer { skipNext.toggle() }
+    return skipNext ? .none : .emit(value)
+  }
+  mutating func timerFired(at now: DriverInstant) -> PacingAction<Value> { .none }
+  mutating func upstreamFinished(at now: DriverInstant) -> PacingAction<Value> { .finish }
+  mutating func upstreamFailed(at now: DriverInstant) -> PacingAction<Value> { .fail }
+  func encodeState(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(skipNext)
+  }
+  mutating func decodeState(from decoder: any Decoder) throws {
+    skipNext = try decoder.singleValueContainer().decode(Bool.self)
+  }
+}
+
+/// A stage of one's own that does not say how to store it.
+private struct NotStorable<Value: Sendable>: PacingStateMachine, Sendable {
+  var deadline: DriverInstant? { nil }
+  mutating func valueReceived(_ value: Value, at now: DriverInstant) -> PacingAction<Value> { .emit(value) }
+  mutating func timerFired(at now: DriverInstant) -> PacingAction<Value> { .none }
+  mutating func upstreamFinished(at now: DriverInstant) -> PacingAction<Value> { .finish }
+  mutating func upstreamFailed(at now: DriverInstant) -> PacingAction<Value> { .fail }
 }
 
 private struct Encoded<M: StorablePacingStateMachine>: Encodable where M.Instant: Codable {

@@ -93,7 +93,8 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
   ///
   /// - Parameters:
   ///   - machine: Each key's policy, as for a keyed pacer; its state must
-  ///     be storable (debounce and throttle with any options are).
+  ///     be storable: debounce and throttle with any options are, and
+  ///     so are stages (`.stages(.distinct(), .debounce(for: .seconds(1)))`).
   ///   - name: The pacer's name in the namespace.
   ///   - namespace: The namespace whose tables (see ``PaceSchema``) hold the keys.
   ///   - client: The application's client; the worker leases connections

@@ -65,6 +65,34 @@ struct FleetPacerTests {
     }
   }
 
+  @Test func stages_filterDistinctDebounce_storedPerKey_emitWhatThePipelineEmits() async throws {
+    try await withFleet { client in
+      let log = EmissionLog<String>()
+      let pacer = FleetPacer(
+        .stages(.filter { !$0.isEmpty }, .distinct(), .debounce(for: .milliseconds(200))),
+        name: "search", namespace: namespace, client: client
+      ) { (emission: FleetEmission<String, String>) in log.record(emission) }
+      try await running(pacer) {
+        // "" is filtered; the repeated "sw" is dropped by distinct (its state
+        // is stored between the sends); the burst ends on "swift".
+        var last: Date?
+        for query in ["s", "", "sw", "sw", "swift"] { last = try await pacer.send(query, for: "field-1") }
+        try await pacer.send("pace", for: "field-2")
+        let entries = try await log.wait { $0.count == 2 }
+        let byKey = Dictionary(uniqueKeysWithValues: entries.map { ($0.key, $0) })
+        #expect(byKey["field-1"]?.value == "swift")
+        #expect(byKey["field-2"]?.value == "pace")
+        #expect(byKey["field-1"].map { micros($0.emittedAt) } == last.map { micros($0) + 200_000 })
+        // distinct remembers "swift" for field-1: the same query again emits nothing.
+        try await pacer.send("swift", for: "field-1")
+        try await pacer.send("done", for: "field-2")
+        _ = try await log.wait { $0.count == 3 }
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(log.all.map(\.value).sorted() == ["done", "pace", "swift"])
+      }
+    }
+  }
+
   @Test func triggerDuringSlowHandler_oneMoreDeliveryAfterIt_withTheLatestValue_neverConcurrent() async throws {
     try await withFleet { client in
       let log = EmissionLog<String>()

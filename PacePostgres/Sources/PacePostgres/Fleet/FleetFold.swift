@@ -30,6 +30,8 @@ struct FoldResult: Sendable, Equatable {
     var state: String
     /// Microseconds of the next deadline, rounded up; nil: none.
     var due: Int64?
+    /// Whether the policy holds a value it may still emit.
+    var pending: Bool
   }
 
   struct Emission: Sendable, Equatable {
@@ -115,7 +117,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
         let state = String(decoding: try encoder.encode(StoredRunner(runner: runner)), as: UTF8.self)
         // Rounded up: a deadline is never due before its instant.
         let due = runner.deadline.map { Self.micros(roundingUp: $0.nanoseconds) }
-        result.kept.append(.init(key: key.key, state: state, due: due))
+        result.kept.append(.init(key: key.key, state: state, due: due, pending: machine.hasPendingValue))
         if let due, result.earliestDue.map({ due < $0 }) ?? true { result.earliestDue = due }
       } catch {
         result.problems.append("key \(key.key): state not encodable, key dropped: \(error)")

@@ -217,7 +217,7 @@ extension FleetPacer {
     let applied = try await connection.query(
       """
       SELECT o_id, o_key, o_value, o_emitted, o_leased FROM \(unescaped: ns).pace_apply(\(name),
-        \(result.kept.map(\.key)), \(result.kept.map(\.state)), \(result.kept.map { $0.due ?? -1 }),
+        \(result.kept.map(\.key)), \(result.kept.map(\.state)), \(result.kept.map { $0.due ?? -1 }), \(result.kept.map(\.pending)),
         \(result.gone), \(result.folded),
         \(result.emissions.map(\.key)), \(result.emissions.map(\.value)), \(result.emissions.map(\.micros)),
         \(configuration.keepsSendLog), \(notifyAt),

@@ -228,6 +228,56 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
     }
   }
 
+  /// Waits until what was sent to `keys` so far has run its course across
+  /// the fleet: every send is folded, no policy holds a value it may still
+  /// emit, and every emission is delivered, by whichever process.
+  ///
+  /// A process that sends and then exits calls it first, so that it does
+  /// not stop while its sends still lead somewhere: its own worker (which
+  /// must run meanwhile) or another process's delivers them. A key that
+  /// other processes keep sending to is waited for until it is quiet.
+  ///
+  ///     try await tick.send("tick", for: "nightly-report")
+  ///     try await tick.waitUntilSettled(["nightly-report"])
+  ///
+  /// - Parameters:
+  ///   - keys: The keys to wait for.
+  ///   - interval: How often to look; each look is one statement.
+  /// - Throws: ``FleetPacerError`` when the database does not answer within
+  ///   ``FleetConfiguration/answerTimeout``; `CancellationError` when the
+  ///   task is cancelled.
+  public func waitUntilSettled(_ keys: some Sequence<Key>, checkingEvery interval: Duration = .milliseconds(100))
+    async throws
+  {
+    let texts = Array(Set(keys.map(\.description)))
+    guard !texts.isEmpty else { return }
+    let (ns, name, client, logger) = (namespace.quoted, name, client, logger)
+    while true {
+      try Task.checkCancellation()
+      let left: Int
+      do {
+        left = try await withAnswerTimeout(configuration.answerTimeout) {
+          let rows = try await client.query(
+            """
+            SELECT count(*) FROM unnest(\(texts)::text[]) AS k(key)
+            WHERE EXISTS (SELECT FROM \(unescaped: ns).sends s WHERE s.pacer = \(name) AND s.key = k.key)
+               OR EXISTS (SELECT FROM \(unescaped: ns).keys x WHERE x.pacer = \(name) AND x.key = k.key AND x.pending)
+               OR EXISTS (SELECT FROM \(unescaped: ns).outbox o WHERE o.pacer = \(name) AND o.key = k.key)
+            """,
+            logger: logger)
+          for try await count in rows.decode(Int.self) { return count }
+          return 0
+        }
+      } catch is CancellationError {
+        throw CancellationError()
+      } catch {
+        throw FleetPacerError(namespace: namespace, pacer: name, doing: "see what is left to deliver", error: error)
+      }
+      if left == 0 { return }
+      try await Task.sleep(for: interval)
+    }
+  }
+
   /// Stops claiming, lets running handlers finish, and ends ``run()``: what
   /// a service group's graceful shutdown does.
   public func shutDownGracefully() {

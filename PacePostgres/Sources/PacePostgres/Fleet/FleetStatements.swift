@@ -87,7 +87,7 @@ enum FleetStatements {
       // for a delivery round.
       """
       CREATE FUNCTION \(unescaped: ns).pace_apply(
-        p text, kept text[], states text[], due bigint[], gone text[], folded bigint[],
+        p text, kept text[], states text[], due bigint[], pendings boolean[], gone text[], folded bigint[],
         out_keys text[], out_values text[], out_at bigint[], keep_log boolean, notify_at bigint,
         owner text, lease interval, lim bigint
       ) RETURNS TABLE (o_id bigint, o_key text, o_value text, o_emitted bigint, o_leased boolean)
@@ -102,7 +102,7 @@ enum FleetStatements {
         FOR i IN 1 .. coalesce(cardinality(kept), 0) LOOP
           UPDATE \(unescaped: ns).keys x
             SET state = states[i]::jsonb, due_at = \(unescaped: ns).pace_instant(NULLIF(due[i], -1)),
-                updated_at = \(unescaped: ns).pace_now()
+                pending = pendings[i], updated_at = \(unescaped: ns).pace_now()
             WHERE x.pacer = p AND x.key = kept[i];
         END LOOP;
         FOREACH k IN ARRAY gone LOOP

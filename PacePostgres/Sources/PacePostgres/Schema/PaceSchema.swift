@@ -8,7 +8,7 @@ import PostgresNIO
 
 /// The tables that fleet pacers share, created and migrated by the library.
 ///
-/// Call ``migrate(on:logger:)`` when a process starts, before its pacers:
+/// Call ``migrate(on:logger:answerTimeout:)`` when a process starts, before its pacers:
 /// every process of the fleet may do so at once. The migration runs in one
 /// transaction behind a transaction-level advisory lock on the namespace, so
 /// concurrent migrators queue: the first creates or upgrades, the others find
@@ -30,7 +30,8 @@ import PostgresNIO
 ///   its runner's stored state (`state`, JSON; none before the first fold)
 ///   and when a worker must next look at it (`due_at`: the policy's
 ///   deadline, or a send not yet folded in; indexed, for claiming due keys
-///   with `FOR UPDATE SKIP LOCKED`). A key's row goes when its policy holds
+///   with `FOR UPDATE SKIP LOCKED`), and whether the policy holds a value it
+///   may still emit (`pending`). A key's row goes when its policy holds
 ///   nothing a new one would not, as in the keyed pacer's memory.
 /// - `outbox`: emissions committed in the same transaction as the state
 ///   change that made them, delivered per key in `id` order. `id` is the
@@ -77,7 +78,7 @@ public struct PaceSchema: Sendable, Hashable {
     self.namespace = namespace
   }
 
-  /// What ``migrate(on:logger:)`` did.
+  /// What ``migrate(on:logger:answerTimeout:)`` did.
   public enum Migration: Sendable, Hashable {
     /// The namespace had no Pace tables; they were created at ``PaceSchema/version``.
     case created
@@ -95,18 +96,27 @@ public struct PaceSchema: Sendable, Hashable {
   ///   - client: A running client of the database; Pace leases one
   ///     connection for one transaction.
   ///   - logger: Where the migration says what it did.
+  ///   - answerTimeout: How long to wait for the database: a client whose
+  ///     database cannot be reached waits for a connection for ever.
   /// - Returns: What the migration found and did.
   /// - Throws: ``PaceSchemaError`` when the namespace holds a newer or an
   ///   unknown version, or is a schema Pace did not create; the database is
-  ///   then unchanged. Errors of the database or the connection otherwise,
-  ///   after which the transaction was rolled back.
+  ///   then unchanged. ``PaceSchemaError/noAnswer(namespace:within:)`` when
+  ///   the database did not answer in time. Errors of the database or the
+  ///   connection otherwise, after which the transaction was rolled back.
   @discardableResult
-  public func migrate(on client: PostgresClient, logger: Logger = Self.silentLogger) async throws -> Migration {
+  public func migrate(
+    on client: PostgresClient, logger: Logger = Self.silentLogger, answerTimeout: Duration = .seconds(10)
+  ) async throws -> Migration {
     let namespace = self.namespace
     do {
-      return try await client.withTransaction(logger: logger) { connection in
-        try await Self.migrate(namespace, on: connection, logger: logger)
+      return try await withAnswerTimeout(answerTimeout) {
+        try await client.withTransaction(logger: logger) { connection in
+          try await Self.migrate(namespace, on: connection, logger: logger)
+        }
       }
+    } catch is AnswerTimeout {
+      throw PaceSchemaError.noAnswer(namespace: namespace.name, within: answerTimeout)
     } catch let error as PostgresTransactionError {
       // A refusal is thrown as itself: the transaction was rolled back (or,
       // should the rollback fail, its connection closed, which aborts it too).

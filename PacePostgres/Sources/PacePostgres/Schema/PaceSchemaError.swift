@@ -3,7 +3,7 @@
 // Licensed under Apache License v2.0. See LICENSE.txt for license information.
 //===----------------------------------------------------------------------===//
 
-/// Why ``PaceSchema/migrate(on:logger:)`` refused a database, or a
+/// Why ``PaceSchema/migrate(on:logger:answerTimeout:)`` refused a database, or a
 /// ``FleetPacer`` refused to use a namespace.
 ///
 /// Each of these is thrown before anything is changed: the migration's
@@ -19,11 +19,14 @@ public enum PaceSchemaError: Error, Hashable, CustomStringConvertible {
   /// belongs to something else. Choose another namespace.
   case notAPaceSchema(namespace: String, objects: [String])
   /// A fleet pacer found no Pace tables in the namespace: call
-  /// ``PaceSchema/migrate(on:logger:)`` when the process starts.
+  /// ``PaceSchema/migrate(on:logger:answerTimeout:)`` when the process starts.
   case notMigrated(namespace: String)
   /// A fleet pacer found the namespace at an older version than this
-  /// library's: call ``PaceSchema/migrate(on:logger:)`` when the process starts.
+  /// library's: call ``PaceSchema/migrate(on:logger:answerTimeout:)`` when the process starts.
   case olderVersion(namespace: String, found: Int, supported: Int)
+  /// ``PaceSchema/migrate(on:logger:answerTimeout:)`` had no answer from the
+  /// database in time: it is away, or cannot be reached.
+  case noAnswer(namespace: String, within: Duration)
 
   public var description: String {
     switch self {
@@ -40,6 +43,8 @@ public enum PaceSchemaError: Error, Hashable, CustomStringConvertible {
     case .notMigrated(let namespace):
       "Pace namespace \(namespace.debugDescription) has no Pace tables; "
         + "call PaceSchema(namespace:).migrate(on:) when the process starts"
+    case .noAnswer(let namespace, let limit):
+      "Pace namespace \(namespace.debugDescription) could not be migrated: PostgreSQL did not answer within \(limit)"
     case .olderVersion(let namespace, let found, let supported):
       "Pace namespace \(namespace.debugDescription) has schema version \(found), older than this library's "
         + "\(supported); call PaceSchema(namespace:).migrate(on:) when the process starts"

@@ -47,14 +47,16 @@ enum SchemaMigrations {
         )
         """,
         // One row per live key: its runner's stored state (null until the
-        // first fold), and when a worker must next look at it: the policy's
-        // deadline, or a send not yet folded in.
+        // first fold), when a worker must next look at it (the policy's
+        // deadline, or a send not yet folded in), and whether the policy
+        // holds a value it may still emit.
         """
         CREATE TABLE \(unescaped: ns).keys (
           pacer text NOT NULL,
           key text NOT NULL,
           state jsonb,
           due_at timestamptz,
+          pending boolean NOT NULL DEFAULT false,
           updated_at timestamptz NOT NULL DEFAULT \(unescaped: ns).pace_now(),
           PRIMARY KEY (pacer, key)
         )

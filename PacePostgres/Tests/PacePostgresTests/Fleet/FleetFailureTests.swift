@@ -23,7 +23,7 @@ import Testing
 struct FleetFailureTests {
   let namespace = try! PaceNamespace("fleet")
 
-  @Test func unreachableDatabase_sendAndRunThrowAClearError() async throws {
+  @Test func unreachableDatabase_migrateSendAndRunThrowAClearError() async throws {
     var configuration = PostgresClient.Configuration(
       unixSocketPath: "/tmp/pace-no-such-server/.s.PGSQL.5432", username: "pace", password: nil, database: "none")
     configuration.options.connectTimeout = .seconds(2)
@@ -39,7 +39,10 @@ struct FleetFailureTests {
       let started = ContinuousClock.now
       let sendError = await #expect(throws: FleetPacerError.self) { try await pacer.send("a", for: "doc") }
       let runError = await #expect(throws: FleetPacerError.self) { try await pacer.run() }
-      #expect(ContinuousClock.now - started < .seconds(20))
+      await #expect(throws: PaceSchemaError.noAnswer(namespace: "fleet", within: .seconds(3))) {
+        try await PaceSchema(namespace: namespace).migrate(on: client, answerTimeout: .seconds(3))
+      }
+      #expect(ContinuousClock.now - started < .seconds(30))
       for error in [sendError, runError] {
         #expect(
           error?.description

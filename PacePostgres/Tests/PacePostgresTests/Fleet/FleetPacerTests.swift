@@ -93,6 +93,38 @@ struct FleetPacerTests {
     }
   }
 
+  @Test func waitUntilSettled_returnsOnceSendsAreFoldedNothingIsPendingAndAllIsDelivered() async throws {
+    try await withFleet { client in
+      let log = EmissionLog<String>()
+      let release = AsyncGate()
+      let pacer = FleetPacer(.throttle(for: .milliseconds(300)), name: "jobs", namespace: namespace, client: client) {
+        (emission: FleetEmission<String, String>) in
+        if emission.value == "c" { await release.wait() }
+        log.record(emission)
+      }
+      try await running(pacer) {
+        // Leading "a" at once; "c" pending for the window's end; its
+        // handler then waits at the gate.
+        for value in ["a", "b", "c"] { try await pacer.send(value, for: "k") }
+        try await pacer.send("x", for: "other")
+        let returned = Mutex(false)
+        let settled = Task {
+          try await pacer.waitUntilSettled(["k"], checkingEvery: .milliseconds(20))
+          returned.withLock { $0 = true }
+        }
+        _ = try await log.wait { $0.contains { $0.value == "a" } }
+        try await Task.sleep(for: .milliseconds(500))  // the window ended: "c" is in its handler
+        #expect(log.all.map(\.value).filter { $0 != "x" } == ["a"], "c's handler still waits")
+        #expect(!returned.withLock { $0 }, "not settled while c waits to be delivered")
+        await release.open()
+        try await settled.value
+        #expect(log.all.map(\.value).filter { $0 != "x" } == ["a", "c"], "settled only once c was delivered")
+        try await pacer.waitUntilSettled(["k", "other"])
+        try await pacer.waitUntilSettled([String]())
+      }
+    }
+  }
+
   @Test func triggerDuringSlowHandler_oneMoreDeliveryAfterIt_withTheLatestValue_neverConcurrent() async throws {
     try await withFleet { client in
       let log = EmissionLog<String>()

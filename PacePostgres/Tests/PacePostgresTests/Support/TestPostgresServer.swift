@@ -14,27 +14,33 @@ import Glibc
 import Darwin
 #endif
 
-/// A throwaway PostgreSQL server: a new cluster (`initdb`) in a new temporary
-/// folder, started with `pg_ctl`, listening on a Unix socket in that folder
-/// only (no TCP), stopped and deleted by ``stop()``.
+/// A throwaway PostgreSQL server, made, restarted and stopped by
+/// `PacePostgres/Scripts/throwaway-postgres` (which the benchmark and the
+/// command line's tests use too): a new cluster in a new temporary folder,
+/// listening on a Unix socket in that folder only (no TCP), as `nobody` when
+/// root; the tests connect as its superuser `pace`, trusted on the socket.
 ///
-/// Nothing is reused: no server left running, no port, no data. As root
-/// (CI), `initdb` refuses to run, so the cluster belongs to `nobody` and
-/// every server command runs through `runuser -u nobody --`; the tests
-/// connect as the cluster's superuser `pace`, trusted on the private socket.
+/// Nothing is reused: no server left running, no port, no data.
 final class TestPostgresServer: Sendable {
-  /// The folder of `initdb`, `pg_ctl` and `postgres`, or `nil` when this
-  /// machine has none: `PACE_POSTGRES_BIN`, then Debian's PostgreSQL 15
-  /// folder, then `PATH`.
+  /// The script that starts, restarts and stops the server.
+  static let script = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Scripts/throwaway-postgres")
+
+  /// The folder of `initdb`, `pg_ctl` and `postgres`, as the script finds
+  /// it, or `nil` when this machine has none.
   static let binaries: URL? = {
-    let environment = ProcessInfo.processInfo.environment
-    var candidates = [environment["PACE_POSTGRES_BIN"], "/usr/lib/postgresql/15/bin"].compactMap { $0 }
-    candidates += (environment["PATH"] ?? "").split(separator: ":").map(String.init)
-    return candidates.lazy.map { URL(fileURLWithPath: $0) }.first { folder in
-      ["initdb", "pg_ctl", "postgres"].allSatisfy {
-        FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent($0).path)
-      }
-    }
+    let process = Process()
+    process.executableURL = script
+    process.arguments = ["binaries"]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return nil }
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let path = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    return process.terminationStatus == 0 && !path.isEmpty ? URL(fileURLWithPath: path) : nil
   }()
 
   /// The cluster's superuser, trusted on the socket.
@@ -44,37 +50,21 @@ final class TestPostgresServer: Sendable {
   let folder: URL
   /// The socket file clients connect to.
   var socketPath: String { folder.appendingPathComponent(".s.PGSQL.5432").path }
-  private let binaries: URL
-  private let runAs: String?
   private let databases = Atomic<Int>(0)
 
   /// Creates a cluster and starts its server; returns once it accepts connections.
   static func start() async throws -> TestPostgresServer {
-    guard let binaries else {
+    guard binaries != nil else {
       throw Failure("PostgreSQL 15 not found (initdb, pg_ctl, postgres): install postgresql-15 or set PACE_POSTGRES_BIN")
     }
     // /tmp rather than $TMPDIR: `nobody` must reach it, and a socket path has
     // at most 107 bytes.
     var template = Array("/tmp/pace-postgres-XXXXXX".utf8CString)
     guard let created = mkdtemp(&template) else { throw Failure("mkdtemp failed: errno \(errno)") }
-    let folder = URL(fileURLWithPath: String(cString: created))
-    var runAs: String? = nil
-    if geteuid() == 0 {
-      runAs = "nobody"
-      guard let nobody = getpwnam("nobody") else { throw Failure("running as root, and there is no user nobody") }
-      guard chown(folder.path, nobody.pointee.pw_uid, nobody.pointee.pw_gid) == 0 else {
-        throw Failure("chown \(folder.path) to nobody failed: errno \(errno)")
-      }
-    }
-    let server = TestPostgresServer(folder: folder, binaries: binaries, runAs: runAs)
+    let server = TestPostgresServer(folder: URL(fileURLWithPath: String(cString: created)))
     do {
-      try await server.run(
-        "initdb", "--pgdata=\(server.dataPath)", "--username=\(user)", "--auth=trust", "--encoding=UTF8",
-        "--locale=C", "--no-sync", "--no-instructions")
-      // `-w` waits until the server accepts connections, at most `-t` seconds.
-      try await server.run(
-        "pg_ctl", "start", "-w", "-t", "60", "-D", server.dataPath, "-l", server.folder.appendingPathComponent("server.log").path,
-        "-o", "-c listen_addresses='' -k \(folder.path) -c fsync=off -c synchronous_commit=off -c full_page_writes=off")
+      // Test data need no durability.
+      try await server.script("start", "fsync=off", "synchronous_commit=off", "full_page_writes=off")
     } catch {
       await server.stop()
       throw error
@@ -82,29 +72,20 @@ final class TestPostgresServer: Sendable {
     return server
   }
 
-  private init(folder: URL, binaries: URL, runAs: String?) {
+  private init(folder: URL) {
     self.folder = folder
-    self.binaries = binaries
-    self.runAs = runAs
   }
-
-  private var dataPath: String { folder.appendingPathComponent("data").path }
 
   /// Restarts the server (`-m fast`: connections are cut, what was
   /// committed stays), as a database failover or upgrade would.
   func restart() async throws {
-    try await run(
-      "pg_ctl", "restart", "-w", "-t", "60", "-m", "fast", "-D", dataPath, "-l",
-      folder.appendingPathComponent("server.log").path)
+    try await script("restart")
   }
 
-  /// Stops the server at once (`-m immediate`: test data need no checkpoint)
-  /// and deletes the folder. Safe to call when the server never started.
+  /// Stops the server at once (test data need no checkpoint) and deletes
+  /// the folder. Safe to call when the server never started.
   func stop() async {
-    if FileManager.default.fileExists(atPath: dataPath + "/postmaster.pid") {
-      try? await run("pg_ctl", "stop", "-w", "-t", "60", "-m", "immediate", "-D", dataPath)
-    }
-    try? FileManager.default.removeItem(at: folder)
+    try? await script("stop")
   }
 
   /// Creates a new, empty database and returns its name.
@@ -136,25 +117,22 @@ final class TestPostgresServer: Sendable {
 
   static let logger = Logger(label: "TestPostgresServer", factory: { _ in SwiftLogNoOpLogHandler() })
 
-  /// Runs one of the server's programs (as `nobody`, in the folder, when
-  /// root) and waits for it to exit; its output goes to `commands.log` in
-  /// the folder, which an error quotes.
+  /// Runs the script's `command` on this server's folder and waits for it
+  /// to exit; a failure quotes what it printed.
   ///
   /// `posix_spawn` and `waitpid` rather than Foundation's `Process`, which
-  /// on Linux never reports the exit of `pg_ctl start`: the server it leaves
-  /// running keeps the descriptors `Process` watches.
-  private func run(_ program: String, _ arguments: String...) async throws {
-    let executable = binaries.appendingPathComponent(program).path
-    var argv = [executable] + arguments
-    if let runAs {
-      // `env -C`: a working folder that `runAs` can read, which ours may not be.
-      argv = ["/usr/sbin/runuser", "-u", runAs, "--", "/usr/bin/env", "-C", folder.path] + argv
+  /// on Linux may never report the exit of a program that leaves a server
+  /// running behind it.
+  private func script(_ command: String, _ arguments: String...) async throws {
+    let argv = [Self.script.path, command, folder.path] + arguments
+    var template = Array("/tmp/pace-postgres-output-XXXXXX".utf8CString)
+    let log = mkstemp(&template)
+    guard log >= 0 else { throw Failure("mkstemp failed: errno \(errno)") }
+    let logPath = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    defer {
+      close(log)
+      unlink(logPath)
     }
-    let logPath = folder.appendingPathComponent("commands.log").path
-    let log = open(logPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-    guard log >= 0 else { throw Failure("open \(logPath) failed: errno \(errno)") }
-    defer { close(log) }
-    let logStart = lseek(log, 0, SEEK_END)
 
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
@@ -177,13 +155,11 @@ final class TestPostgresServer: Sendable {
         continuation.resume(returning: status)
       }.start()
     }
-    // The exit code when the program exited, else the signal that ended it, negated.
+    // The exit code when the script exited, else the signal that ended it, negated.
     let exitCode = (status & 0x7f) == 0 ? (status >> 8) & 0xff : -(status & 0x7f)
     guard exitCode == 0 else {
-      let bytes = (try? Data(contentsOf: URL(fileURLWithPath: logPath))) ?? Data()
-      let output = String(decoding: bytes.dropFirst(Int(max(logStart, 0))), as: UTF8.self)
-      let serverLog = (try? String(contentsOfFile: folder.appendingPathComponent("server.log").path, encoding: .utf8)) ?? ""
-      throw Failure("\(program) \(arguments.joined(separator: " ")) exited with \(exitCode):\n\(output)\n\(serverLog)")
+      let output = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+      throw Failure("throwaway-postgres \(command) \(arguments.joined(separator: " ")) exited with \(exitCode):\n\(output)")
     }
   }
 

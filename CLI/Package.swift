@@ -5,7 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 // The `pace` command line, a package of its own, so that a package that
-// depends on Pace never fetches swift-argument-parser or swift-subprocess.
+// depends on Pace never fetches swift-argument-parser, swift-subprocess or,
+// for `pace --postgres`, PacePostgres and postgres-nio.
 //
 //   swift run --package-path CLI pace --help
 
@@ -19,6 +20,11 @@ let package = Package(
   ],
   dependencies: [
     .package(name: "Pace", path: ".."),
+    .package(name: "PacePostgres", path: "../PacePostgres"),
+    // Already dependencies of PacePostgres: the client, its TLS settings, its logs.
+    .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+    .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
     // Already a dependency of swift-subprocess: its FilePath names a command by path.
@@ -31,6 +37,10 @@ let package = Package(
         .product(name: "Pace", package: "Pace"),
         .product(name: "PaceMarbles", package: "Pace"),
         .product(name: "PaceStageText", package: "Pace"),
+        .product(name: "PacePostgres", package: "PacePostgres"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        .product(name: "Logging", package: "swift-log"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Subprocess", package: "swift-subprocess"),
         .product(name: "SystemPackage", package: "swift-system"),
@@ -42,6 +52,7 @@ let package = Package(
         "pace",
         .product(name: "Pace", package: "Pace"),
         .product(name: "PaceMarbles", package: "Pace"),
+        .product(name: "PacePostgres", package: "PacePostgres"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

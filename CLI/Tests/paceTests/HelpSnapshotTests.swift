@@ -70,6 +70,18 @@ import Testing
 
       $ tail -f alerts.log | pace --by 'host=([^ ]+)' throttle 10m
 
+    Share keys across processes and hosts with --postgres (PACE_POSTGRES_URL
+    is the default): every pace that names the same database, namespace,
+    --by, stages and command paces the same keys, on the database's clock.
+    Each emission is delivered once across them, by whichever pace claims
+    it (at least once: one whose pace dies mid-command is run again by
+    another). The end of one pace's input flushes nothing early; it exits
+    once what its own lines led to has been delivered. A cron job on every
+    host, run at most once an hour across them:
+
+      $ echo tick | pace --postgres postgres://db.internal/ops \
+          throttle 1h --no-trailing -- ./nightly-report
+
     Try an operator on a marble diagram (see 'pace marble --help'):
 
       $ pace marble 'abcd----e---f-g----|' debounce 3
@@ -83,6 +95,7 @@ import Testing
 
     USAGE: pace [--stats] [--by <regex>] STAGE...
            pace [--by <regex>] [--on-busy <mode>] STAGE... -- COMMAND [ARG...]
+           pace --postgres <url> [--namespace <name>] STAGE... [-- COMMAND [ARG...]]
            pace --replay [--stats] [--by <regex>] STAGE...
            pace marble [--by <regex>] DIAGRAM STAGE...
            pace demo [--script FILE] [--speed FACTOR] [--seed N] [--replay]
@@ -102,6 +115,13 @@ import Testing
                               With a command, --on-busy applies per key, and the
                               key is in PACE_KEY (unset for the lines that match no
                               key).
+      --postgres <url>        Pace the keys together with every pace that names the
+                              same PostgreSQL database, namespace, --by, stages and
+                              command: postgres://user@host/db, or
+                              postgres:///db?host=/socket/folder. The default is
+                              PACE_POSTGRES_URL, when set (but not with --replay).
+      --namespace <name>      The PostgreSQL schema that holds the shared keys,
+                              made if missing. The default is pace.
       --on-busy <mode>        What a line does while the command still runs: queue
                               runs it once more after, with the latest line; drop
                               drops it; restart stops the command, then runs it;

@@ -4,6 +4,7 @@
 //===----------------------------------------------------------------------===//
 
 import ArgumentParser
+import PacePostgres
 import Testing
 
 @testable import pace
@@ -26,6 +27,21 @@ import Testing
     "--on-busy": (["--on-busy", "restart", "distinct", "--", "make"], { $0.commandOptions?.onBusy == .restart }),
     "--stop-signal": (["--stop-signal=INT", "distinct", "--", "make"], { $0.commandOptions?.stopSignal.description == "INT" }),
     "--stop-timeout": (["distinct", "--stop-timeout", "1.5s", "--", "make"], { $0.commandOptions?.stopTimeout == .milliseconds(1500) }),
+    "--postgres": (
+      ["--postgres", "postgres://app@db.internal:6432/ops?sslmode=require", "distinct"],
+      { command in
+        guard let fleet = try? command.fleetStream() else { return false }
+        return fleet.url.host == "db.internal" && fleet.url.port == 6432 && fleet.url.database == "ops"
+          && fleet.namespace.name == "pace" && fleet.pacerName == "distinct"
+      }
+    ),
+    "--namespace": (
+      ["--postgres", "postgres:///ops", "--namespace", "jobs", "--by", "^(\\w+)", "debounce", "1s", "--", "make"],
+      { command in
+        guard let fleet = try? command.fleetStream() else { return false }
+        return fleet.namespace.name == "jobs" && fleet.pacerName == "--by ^(\\w+) debounce 1s -- make"
+      }
+    ),
   ]
 
   @Test func everyOptionInTheHelp_parses() throws {

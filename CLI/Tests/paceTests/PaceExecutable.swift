@@ -42,12 +42,12 @@ enum PaceExecutable {
   }
 
   /// Starts `pace` with `arguments`; a fixed width, so help output is the
-  /// same on every terminal, and a small `PATH`.
-  static func launch(_ arguments: [String]) throws -> Launched {
+  /// same on every terminal, and a small `PATH`, with `environment` added.
+  static func launch(_ arguments: [String], environment: [String: String] = [:]) throws -> Launched {
     let process = Process()
     process.executableURL = url
     process.arguments = arguments
-    process.environment = ["COLUMNS": "80", "PATH": "/usr/bin:/bin"]
+    process.environment = ["COLUMNS": "80", "PATH": "/usr/bin:/bin"].merging(environment) { $1 }
     let launched = Launched(process: process, input: Pipe(), output: Pipe(), error: Pipe())
     process.standardInput = launched.input
     process.standardOutput = launched.output
@@ -57,9 +57,9 @@ enum PaceExecutable {
   }
 
   /// Runs `pace` with `input` on its standard input, all at once.
-  static func run(_ arguments: [String], input: [UInt8]) throws -> Result {
+  static func run(_ arguments: [String], input: [UInt8], environment: [String: String] = [:]) throws -> Result {
     let data = Data(input)
-    return try run(arguments) { $0.write(data) }
+    return try run(arguments, environment: environment) { $0.write(data) }
   }
 
   /// Runs `pace` with no input.
@@ -69,8 +69,10 @@ enum PaceExecutable {
 
   /// Runs `pace`, feeding its standard input with `feed` (which may pause
   /// between writes); the input ends when `feed` returns.
-  static func run(_ arguments: [String], feeding feed: @escaping @Sendable (FileHandle) -> Void) throws -> Result {
-    let launched = try launch(arguments)
+  static func run(
+    _ arguments: [String], environment: [String: String] = [:], feeding feed: @escaping @Sendable (FileHandle) -> Void
+  ) throws -> Result {
+    let launched = try launch(arguments, environment: environment)
     launched.feed(feed)
     let errorReader = ReadToEnd(launched.error.fileHandleForReading)
     let outputData = launched.output.fileHandleForReading.readDataToEndOfFile()

@@ -11,9 +11,12 @@ struct KeyPattern: @unchecked Sendable {
   // @unchecked Sendable: `Regex<AnyRegexOutput>` is an immutable value once
   // compiled, and matching only reads it; its type does not say so.
   let regex: Regex<AnyRegexOutput>
+  /// The pattern as written.
+  let source: String
 
   /// Compiles `text`; one that does not compile is a usage error.
   init(_ text: String) throws(UsageError) {
+    source = text
     do {
       regex = try Regex(text)
     } catch {

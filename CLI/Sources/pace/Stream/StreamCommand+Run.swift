@@ -20,6 +20,9 @@ extension StreamCommand {
   func run() async throws {
     // A closed output is the end, not a signal: the writer exits quietly.
     signal(SIGPIPE, SIG_IGN)
+    if let fleet = try fleetStream() {
+      return try await fleet.run()
+    }
     var writer = LineWriter(descriptor: 1)
     if replay {
       let stages = try stages { (line: ReplayLine) in line.content.text }
@@ -48,7 +51,7 @@ extension StreamCommand {
   /// `-- COMMAND`: each emitted line runs it, with the on-busy mode (per key with `--by`).
   private func runCommand(_ options: CommandOptions, stages: [PacingStage<Line>], counts: StageCounts?) async throws {
     let runner = CommandRunner(options)
-    let signals = TerminationSignals(stopping: runner)
+    let signals = TerminationSignals { await runner.stop(exitStatus: $0) }
     // The stream loop blocks (reading, waiting for room for a line), so it
     // runs on a thread of its own: the runner, its commands and the
     // signals' handlers need Swift concurrency's threads, of which a

@@ -5,7 +5,16 @@
 
 import ArgumentParser
 import Pace
+import PacePostgres
 import PaceStageText
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// `pace [--replay] [--stats] [--by REGEX] [--on-busy …] STAGE... [-- COMMAND [ARG...]]`:
 /// the stream, replay and command modes, and `pace`'s default subcommand.
@@ -20,6 +29,7 @@ struct StreamCommand: AsyncParsableCommand {
     usage: """
       pace [--stats] [--by <regex>] STAGE...
       pace [--by <regex>] [--on-busy <mode>] STAGE... -- COMMAND [ARG...]
+      pace --postgres <url> [--namespace <name>] STAGE... [-- COMMAND [ARG...]]
       pace --replay [--stats] [--by <regex>] STAGE...
       pace marble [--by <regex>] DIAGRAM STAGE...
       pace demo [--script FILE] [--speed FACTOR] [--seed N] [--replay]
@@ -57,6 +67,18 @@ struct StreamCommand: AsyncParsableCommand {
 
         $ tail -f alerts.log | pace --by 'host=([^ ]+)' throttle 10m
 
+      Share keys across processes and hosts with --postgres (PACE_POSTGRES_URL
+      is the default): every pace that names the same database, namespace,
+      --by, stages and command paces the same keys, on the database's clock.
+      Each emission is delivered once across them, by whichever pace claims
+      it (at least once: one whose pace dies mid-command is run again by
+      another). The end of one pace's input flushes nothing early; it exits
+      once what its own lines led to has been delivered. A cron job on every
+      host, run at most once an hour across them:
+
+        $ echo tick | pace --postgres postgres://db.internal/ops \\
+            throttle 1h --no-trailing -- ./nightly-report
+
       Try an operator on a marble diagram (see 'pace marble --help'):
 
         $ pace marble 'abcd----e---f-g----|' debounce 3
@@ -89,6 +111,23 @@ struct StreamCommand: AsyncParsableCommand {
       valueName: "regex"),
     transform: { try KeyPattern($0) })
   var by: KeyPattern?
+
+  @Option(
+    help: ArgumentHelp(
+      """
+      Pace the keys together with every pace that names the same PostgreSQL \
+      database, namespace, --by, stages and command: postgres://user@host/db, \
+      or postgres:///db?host=/socket/folder. The default is \
+      PACE_POSTGRES_URL, when set (but not with --replay).
+      """,
+      valueName: "url"))
+  var postgres: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "The PostgreSQL schema that holds the shared keys, made if missing. The default is pace.",
+      valueName: "name"))
+  var namespace: String?
 
   @Option(
     help: ArgumentHelp(
@@ -167,11 +206,71 @@ struct StreamCommand: AsyncParsableCommand {
     if replay, command != nil {
       throw ValidationError("--replay runs on the log's own clock, so it cannot run a command: remove one of them")
     }
+    try validateFleet()
     // Stages start with an operator's name: a first word with dashes is an option pace does not have.
     if let first = stageWords.first, first.hasPrefix("-") {
       throw ValidationError("unknown option '\(first)' (see 'pace --help')")
     }
     _ = try stages { (line: Line) in line.text }
+  }
+
+  /// The rules of `--postgres` and `--namespace`.
+  private func validateFleet() throws {
+    if replay, postgres != nil {
+      throw ValidationError("--replay runs on the log's own clock, --postgres on the database's: remove one of them")
+    }
+    guard let source = fleetSource else {
+      if namespace != nil {
+        throw ValidationError("--namespace names where --postgres keeps its keys: add --postgres URL, or remove it")
+      }
+      return
+    }
+    if stats {
+      throw ValidationError("--stats counts this process's stages, and with \(source) they are the fleet's: remove one of them")
+    }
+    if let onBusy, onBusy != .queue {
+      throw ValidationError(
+        "with \(source), a key's command runs once at a time across the fleet, each after the one before "
+          + "(--on-busy queue): remove --on-busy \(onBusy.rawValue)")
+    }
+    _ = try fleetStream()
+  }
+
+  /// Where the fleet's URL comes from, when there is one: `--postgres`, or
+  /// else `PACE_POSTGRES_URL` (not with `--replay`).
+  private var fleetSource: String? {
+    if postgres != nil { return "--postgres" }
+    if !replay, let url = Self.environment("PACE_POSTGRES_URL"), !url.isEmpty { return "PACE_POSTGRES_URL" }
+    return nil
+  }
+
+  /// The fleet stream, with `--postgres` (or `PACE_POSTGRES_URL`); nil without.
+  func fleetStream() throws(UsageError) -> FleetStream? {
+    guard let text = postgres ?? (replay ? nil : Self.environment("PACE_POSTGRES_URL")), !text.isEmpty else {
+      return nil
+    }
+    var environment: [String: String] = [:]
+    for name in ["PGUSER", "USER", "PGPASSWORD"] { environment[name] = Self.environment(name) }
+    let url = try PostgresURL(text, environment: environment)
+    let namespace: PaceNamespace
+    do {
+      namespace = try PaceNamespace(self.namespace ?? "pace")
+    } catch {
+      throw UsageError("--namespace: \(error)")
+    }
+    let stages = try stages { (line: String) in line }
+    // Only processes that pace the same way share keys: the name is what
+    // decides the pacing, as written.
+    var name = by.map { ["--by", $0.source] } ?? []
+    name += stageWords
+    if let command { name += ["--"] + command }
+    return FleetStream(
+      url: url, namespace: namespace, stages: stages, pattern: by, command: commandOptions,
+      pacerName: name.joined(separator: " "))
+  }
+
+  private static func environment(_ name: String) -> String? {
+    getenv(name).map { String(cString: $0) }
   }
 
   /// The command and its options, when there is one.

@@ -92,4 +92,24 @@ enum CommandRun {
       return .couldNotStart("\(error)")
     }
   }
+
+  /// A run that failed is told on standard error, in one line; one that
+  /// pace stopped is not.
+  static func report(_ outcome: CommandRun.Outcome, wasStopped: Bool, _ options: CommandOptions) {
+    let name = options.displayName
+    let message: String
+    switch outcome {
+    case .exited(0):
+      return
+    case .exited(let status):
+      message = "command '\(name)' exited with status \(status)"
+    case .signalled(let signal):
+      if wasStopped { return }
+      message = "command '\(name)' was ended by signal \(signal)"
+    case .couldNotStart(let reason):
+      message = "command '\(name)' could not start: \(reason)"
+    }
+    let line = message.split(whereSeparator: \.isNewline).joined(separator: " ")
+    FileDescriptorOutput.standardError.write("pace: \(line)\n")
+  }
 }

@@ -192,7 +192,7 @@ final class CommandRunner: Sendable {
     ) {
       let wasStopped = running?.generation == generation && running?.isStopping == true
       if running?.generation == generation { running = nil }
-      Self.report(outcome, wasStopped: wasStopped, options)
+      CommandRun.report(outcome, wasStopped: wasStopped, options)
       if let next = pendingStart, !isStopping {
         // The restarted run ends: the newest line's run starts only now.
         pendingStart = nil
@@ -259,26 +259,6 @@ final class CommandRunner: Sendable {
         events.yield(.ended(key: key, generation: generation, outcome))
       }
       running = (generation, task, nil, false, false)
-    }
-
-    /// A run that failed is told on standard error, in one line; one that
-    /// pace stopped is not.
-    private static func report(_ outcome: CommandRun.Outcome, wasStopped: Bool, _ options: CommandOptions) {
-      let name = options.displayName
-      let message: String
-      switch outcome {
-      case .exited(0):
-        return
-      case .exited(let status):
-        message = "command '\(name)' exited with status \(status)"
-      case .signalled(let signal):
-        if wasStopped { return }
-        message = "command '\(name)' was ended by signal \(signal)"
-      case .couldNotStart(let reason):
-        message = "command '\(name)' could not start: \(reason)"
-      }
-      let line = message.split(whereSeparator: \.isNewline).joined(separator: " ")
-      FileDescriptorOutput.standardError.write("pace: \(line)\n")
     }
   }
 }

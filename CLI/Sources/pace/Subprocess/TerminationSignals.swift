@@ -20,13 +20,15 @@ final class TerminationSignals {
   private let sources: [any DispatchSourceSignal]
 
   /// Handles SIGINT and SIGTERM from now on, until `pace` exits.
-  init(stopping runner: CommandRunner) {
+  /// Handles SIGINT (exit status 130) and SIGTERM (143) with `stop`, which
+  /// is given that status and answers the one to exit with.
+  init(stop: @escaping @Sendable (_ exitStatus: Int32) async -> Int32) {
     sources = [(SIGINT, Int32(130)), (SIGTERM, Int32(143))].map { signalNumber, status in
       signal(signalNumber, SIG_IGN)  // Delivered to the source below instead.
       let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
       source.setEventHandler {
         Task {
-          terminateProcess(status: await runner.stop(exitStatus: status))
+          terminateProcess(status: await stop(status))
         }
       }
       source.resume()

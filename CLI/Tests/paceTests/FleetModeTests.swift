@@ -1,0 +1,171 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Pace open source project.
+// Licensed under Apache License v2.0. See LICENSE.txt for license information.
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import Synchronization
+import Testing
+
+/// `pace --postgres URL`: several `pace` processes share keys through a real
+/// PostgreSQL 15 (a throwaway server of the suite's), as on several hosts.
+/// Each test has a namespace of its own.
+@Suite(
+  .throwawayPostgres,
+  .enabled(if: ThrowawayPostgres.isAvailable, Comment(rawValue: ThrowawayPostgres.skipMessage)),
+  .serialized,
+  .timeLimit(.minutes(3))
+)
+struct FleetModeTests {
+  @Test func cronOnEveryHost_runsTheJobOnceAcrossTheFleet_andEveryProcessExits() throws {
+    let server = try ThrowawayPostgres.required()
+    let ran = try TemporaryFile()
+    let arguments = [
+      "--postgres", server.url, "--namespace", "cron", "throttle", "1h", "--no-trailing",
+      "--", "sh", "-c", "echo \"ran $PACE_LINE\" >> \(ran.path); sleep 0.2",
+    ]
+    let results = try Self.runTogether(count: 3) { _ in
+      try PaceExecutable.run(arguments, input: Array("tick\n".utf8))
+    }
+    for result in results {
+      #expect(result.status == 0)
+      #expect(result.standardError == "")
+    }
+    #expect(try ran.contents() == "ran tick\n")
+    // An hour later on every host it would run again; a minute later, no host runs it.
+    let again = try PaceExecutable.run(arguments, input: Array("tick\n".utf8))
+    #expect(again.status == 0)
+    #expect(try ran.contents() == "ran tick\n")
+  }
+
+  @Test func debounceByKey_acrossProcesses_eachKeysLatestOnce_byWhicheverProcessDelivers() throws {
+    let server = try ThrowawayPostgres.required()
+    let arguments = ["--postgres", server.url, "--namespace", "saves", "--by", "^(\\S+)", "debounce", "400ms"]
+    let results = try Self.runTogether(count: 2) { index in
+      try PaceExecutable.run(arguments) { input in
+        if index == 0 {
+          input.write(Data("doc1 a\n".utf8))
+          Thread.sleep(forTimeInterval: 0.2)
+          input.write(Data("doc2 a\n".utf8))
+        } else {
+          Thread.sleep(forTimeInterval: 0.1)
+          input.write(Data("doc1 b\n".utf8))
+        }
+      }
+    }
+    #expect(results.allSatisfy { $0.status == 0 && $0.standardError.isEmpty })
+    // doc1's burst spans both processes and ends on b; each line once, in one of the outputs.
+    let lines = results.flatMap { $0.standardOutput.split(separator: "\n").map(String.init) }
+    #expect(lines.sorted() == ["doc1 b", "doc2 a"])
+  }
+
+  @Test func endOfInput_flushesNothingEarly_andExitsOnceItsLineIsDelivered() throws {
+    let server = try ThrowawayPostgres.required()
+    let started = ContinuousClock.now
+    let result = try PaceExecutable.run(
+      ["--postgres", server.url, "--namespace", "quiet", "debounce", "1s"], input: Array("only\n".utf8))
+    #expect(result.status == 0)
+    #expect(result.standardOutput == "only\n")
+    // The input ended at once; the debounce's quiet second was kept, as the fleet's.
+    #expect(ContinuousClock.now - started >= .seconds(1))
+  }
+
+  @Test func stagesOfEveryKind_andTheKeyInPaceKey() throws {
+    let server = try ThrowawayPostgres.required()
+    let ran = try TemporaryFile()
+    let result = try PaceExecutable.run(
+      [
+        "--postgres", server.url, "--namespace", "alerts", "--by", "host=(\\w+)",
+        "filter", "ERROR", "distinct", "debounce", "200ms",
+        "--", "sh", "-c", "echo \"$PACE_KEY: $PACE_LINE\" >> \(ran.path)",
+      ],
+      input: Array("host=a ERROR disk\nhost=a INFO ok\nhost=b ERROR cpu\nhost=a ERROR disk\nERROR nohost\n".utf8))
+    #expect(result.status == 0)
+    #expect(result.standardError == "")
+    let lines = try ran.contents().split(separator: "\n").map(String.init).sorted()
+    // The line with no key has no PACE_KEY.
+    #expect(lines == [": ERROR nohost", "a: host=a ERROR disk", "b: host=b ERROR cpu"])
+  }
+
+  @Test func defaultURL_isPacePostgresURL_butNotForReplay() throws {
+    let server = try ThrowawayPostgres.required()
+    let shared = try PaceExecutable.run(
+      ["--namespace", "env", "debounce", "100ms"], input: Array("from the environment\n".utf8),
+      environment: ["PACE_POSTGRES_URL": server.url])
+    #expect(shared.status == 0)
+    #expect(shared.standardOutput == "from the environment\n")
+    let replay = try PaceExecutable.run(
+      ["--replay", "debounce", "1s"], input: Array("1764000000 local\n".utf8),
+      environment: ["PACE_POSTGRES_URL": server.url])
+    #expect(replay.status == 0)
+    #expect(replay.standardOutput.hasSuffix(" local\n"))
+  }
+
+  @Test(arguments: [
+    (["--postgres", "mysql://host/db", "debounce", "1s"], "pace: error: --postgres needs a URL such as postgres://user@host/database (got 'mysql://host/db')\n"),
+    (["--postgres", "postgres://u:secret@host:99999/db", "debounce", "1s"], "pace: error: --postgres: invalid port '99999' in 'postgres://u:***@host:99999/db'\n"),
+    (["--postgres", "postgres://host/db?sslmode=maybe", "debounce", "1s"], "pace: error: --postgres: sslmode 'maybe' is not one of disable, allow, prefer, require, verify-ca, verify-full\n"),
+    (["--postgres", "postgres://host/db?timeout=3", "debounce", "1s"], "pace: error: --postgres: unknown parameter 'timeout' (pace reads host, port, user, password, dbname, sslmode, connect_timeout and application_name)\n"),
+    (["--postgres", "postgres://host/db", "--on-busy", "restart", "debounce", "1s", "--", "make"], "pace: error: with --postgres, a key's command runs once at a time across the fleet, each after the one before (--on-busy queue): remove --on-busy restart\n"),
+    (["--postgres", "postgres://host/db", "--stats", "debounce", "1s"], "pace: error: --stats counts this process's stages, and with --postgres they are the fleet's: remove one of them\n"),
+    (["--postgres", "postgres://host/db", "--replay", "debounce", "1s"], "pace: error: --replay runs on the log's own clock, --postgres on the database's: remove one of them\n"),
+    (["--namespace", "n", "debounce", "1s"], "pace: error: --namespace names where --postgres keeps its keys: add --postgres URL, or remove it\n"),
+    (["--postgres", "postgres://host/db", "--namespace", "Bad-Name", "debounce", "1s"], "pace: error: --namespace: invalid Pace namespace \"Bad-Name\": it contains \"B\"; use lowercase letters, digits and _\n"),
+  ])
+  func usageErrors_exit2WithOneLine(arguments: [String], message: String) throws {
+    let result = try PaceExecutable.run(arguments, input: [])
+    #expect(result.status == 2)
+    #expect(result.standardError == message)
+    #expect(result.standardOutput == "")
+  }
+
+  @Test func unreachableServer_exits1WithOneLineSayingWhy() throws {
+    let result = try PaceExecutable.run(
+      ["--postgres", "postgres://pace@/db?host=/tmp/pace-no-such-server", "debounce", "1s"], input: Array("x\n".utf8))
+    #expect(result.status == 1)
+    #expect(
+      result.standardError.hasPrefix(
+        "pace: error: cannot connect to PostgreSQL at /tmp/pace-no-such-server/.s.PGSQL.5432: "))
+    #expect(result.standardError.split(separator: "\n").count == 1)
+  }
+
+  /// Runs `count` of `body` at once, each on a thread of its own, as
+  /// processes on several hosts would; their results in order.
+  private static func runTogether(
+    count: Int, _ body: @escaping @Sendable (Int) throws -> PaceExecutable.Result
+  ) throws -> [PaceExecutable.Result] {
+    let results = Mutex<[Int: Result<PaceExecutable.Result, any Error>]>([:])
+    let done = DispatchGroup()
+    for index in 0..<count {
+      done.enter()
+      Thread {
+        let result = Result { try body(index) }
+        results.withLock { $0[index] = result }
+        done.leave()
+      }.start()
+    }
+    done.wait()
+    let all = results.withLock { $0 }
+    return try (0..<count).map { try all[$0]!.get() }
+  }
+}
+
+/// A file in the temporary folder, deleted when the test ends.
+final class TemporaryFile: Sendable {
+  let path: String
+
+  init() throws {
+    path = FileManager.default.temporaryDirectory.appendingPathComponent("pace-\(UUID().uuidString)").path
+    guard FileManager.default.createFile(atPath: path, contents: nil) else {
+      throw CocoaError(.fileWriteUnknown)
+    }
+  }
+
+  func contents() throws -> String {
+    try String(contentsOfFile: path, encoding: .utf8)
+  }
+
+  deinit {
+    try? FileManager.default.removeItem(atPath: path)
+  }
+}

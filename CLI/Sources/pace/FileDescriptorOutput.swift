@@ -12,13 +12,20 @@ struct FileDescriptorOutput {
 
   func write(_ text: String) {
     var text = text
-    text.withUTF8 { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let written = SystemCalls.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        if written <= 0 { return }
-        offset += written
-      }
+    text.withUTF8 { write($0) }
+  }
+
+  /// Writes `bytes` as they are.
+  func write(_ bytes: [UInt8]) {
+    bytes.withUnsafeBufferPointer { write($0) }
+  }
+
+  private func write(_ buffer: UnsafeBufferPointer<UInt8>) {
+    var offset = 0
+    while offset < buffer.count {
+      let written = SystemCalls.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+      if written <= 0 { return }
+      offset += written
     }
   }
 }

@@ -40,15 +40,16 @@ struct FleetModeTests {
 
   @Test func debounceByKey_acrossProcesses_eachKeysLatestOnce_byWhicheverProcessDelivers() throws {
     let server = try ThrowawayPostgres.required()
-    let arguments = ["--postgres", server.url, "--namespace", "saves", "--by", "^(\\S+)", "debounce", "400ms"]
+    // A quiet period long enough that the second process's line, a second
+    // and a half after the first's, lands in the same burst however slowly
+    // the processes start.
+    let arguments = ["--postgres", server.url, "--namespace", "saves", "--by", "^(\\S+)", "debounce", "4s"]
     let results = try Self.runTogether(count: 2) { index in
       try PaceExecutable.run(arguments) { input in
         if index == 0 {
-          input.write(Data("doc1 a\n".utf8))
-          Thread.sleep(forTimeInterval: 0.2)
-          input.write(Data("doc2 a\n".utf8))
+          input.write(Data("doc1 a\ndoc2 a\n".utf8))
         } else {
-          Thread.sleep(forTimeInterval: 0.1)
+          Thread.sleep(forTimeInterval: 1.5)
           input.write(Data("doc1 b\n".utf8))
         }
       }
@@ -85,6 +86,31 @@ struct FleetModeTests {
     let lines = try ran.contents().split(separator: "\n").map(String.init).sorted()
     // The line with no key has no PACE_KEY.
     #expect(lines == [": ERROR nohost", "a: host=a ERROR disk", "b: host=b ERROR cpu"])
+  }
+
+  @Test func linesAreBytes_aNulOrBytesThatAreNotUTF8_comeOutAsTheyWentIn() throws {
+    let server = try ThrowawayPostgres.required()
+    let input: [UInt8] = [0x61, 0x00, 0x62, 0x0A, 0xFF, 0xFE, 0x0A, 0x63, 0x0A]
+    let raw = try PaceExecutable.runRaw(
+      ["--postgres", server.url, "--namespace", "bytes", "--by", "^(.)", "debounce", "100ms"], input: input)
+    // Three keys ("a", the byte 0xFF read as U+FFFD, "c"); each line once, in any order.
+    let lines = raw.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast().map(Array.init)
+    #expect(lines.sorted { $0.lexicographicallyPrecedes($1) } == [[0x61, 0x00, 0x62], [0x63], [0xFF, 0xFE]])
+  }
+
+  @Test func sigint_stopsAtOnce_andExits130() throws {
+    let server = try ThrowawayPostgres.required()
+    let launched = try PaceExecutable.launch(
+      ["--postgres", server.url, "--namespace", "stop", "debounce", "1h"])
+    launched.input.fileHandleForWriting.write(Data("pending for an hour\n".utf8))
+    Thread.sleep(forTimeInterval: 1)  // started, connected, sent (the input stays open)
+    kill(launched.process.processIdentifier, SIGINT)
+    let errors = ReadToEnd(launched.error.fileHandleForReading)
+    let stopped = ContinuousClock.now
+    launched.process.waitUntilExit()
+    #expect(ContinuousClock.now - stopped < .seconds(10))
+    #expect(launched.process.terminationStatus == 130)
+    #expect(String(decoding: errors.wait(), as: UTF8.self) == "")
   }
 
   @Test func defaultURL_isPacePostgresURL_butNotForReplay() throws {

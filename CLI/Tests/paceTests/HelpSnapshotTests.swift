@@ -76,8 +76,9 @@ import Testing
     Each emission is delivered once across them, by whichever pace claims
     it (at least once: one whose pace dies mid-command is run again by
     another). The end of one pace's input flushes nothing early; it exits
-    once what its own lines led to has been delivered. A cron job on every
-    host, run at most once an hour across them:
+    once what its own lines' keys hold has been delivered (so a job wants
+    --no-trailing: a trailing edge would hold every pace for the window).
+    A cron job on every host, run at most once an hour across them:
 
       $ echo tick | pace --postgres postgres://db.internal/ops \
           throttle 1h --no-trailing -- ./nightly-report
@@ -95,7 +96,7 @@ import Testing
 
     USAGE: pace [--stats] [--by <regex>] STAGE...
            pace [--by <regex>] [--on-busy <mode>] STAGE... -- COMMAND [ARG...]
-           pace --postgres <url> [--namespace <name>] STAGE... [-- COMMAND [ARG...]]
+           pace --postgres <url> [--namespace <name>] [--by <regex>] STAGE...
            pace --replay [--stats] [--by <regex>] STAGE...
            pace marble [--by <regex>] DIAGRAM STAGE...
            pace demo [--script FILE] [--speed FACTOR] [--seed N] [--replay]
@@ -119,7 +120,8 @@ import Testing
                               same PostgreSQL database, namespace, --by, stages and
                               command: postgres://user@host/db, or
                               postgres:///db?host=/socket/folder. The default is
-                              PACE_POSTGRES_URL, when set (but not with --replay).
+                              PACE_POSTGRES_URL, when set (but not with --replay);
+                              '' paces here alone.
       --namespace <name>      The PostgreSQL schema that holds the shared keys,
                               made if missing. The default is pace.
       --on-busy <mode>        What a line does while the command still runs: queue

@@ -39,7 +39,7 @@ import Testing
       ["--postgres", "postgres:///ops", "--namespace", "jobs", "--by", "^(\\w+)", "debounce", "1s", "--", "make"],
       { command in
         guard let fleet = try? command.fleetStream() else { return false }
-        return fleet.namespace.name == "jobs" && fleet.pacerName == "--by ^(\\w+) debounce 1s -- make"
+        return fleet.namespace.name == "jobs" && fleet.pacerName == "--by '^(\\w+)' debounce 1s -- make"
       }
     ),
   ]

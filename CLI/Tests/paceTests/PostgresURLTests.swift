@@ -42,12 +42,20 @@ import Testing
     #expect(socket.host == nil && socket.socketPath == "/tmp/pg/.s.PGSQL.5999")
   }
 
+  @Test func anEncodedSocketFolderAsTheHost_andTheDatabaseNamedAfterTheFinalUser() throws {
+    let url = try PostgresURL("postgres://%2Ftmp%2Fpg/?user=bob", environment: environment)
+    #expect(url.host == nil && url.socketPath == "/tmp/pg/.s.PGSQL.5432")
+    #expect(url.user == "bob" && url.database == "bob")
+  }
+
   @Test(arguments: [
     ("postgres://h:0/db", "--postgres: invalid port '0' in 'postgres://h:0/db'"),
     ("postgres://u:secret@h/db?x=1", "--postgres: unknown parameter 'x' (pace reads host, port, user, password, dbname, sslmode, connect_timeout and application_name)"),
     ("postgres://u:secret@h/d%zz", "--postgres: invalid percent escape in 'd%zz' in 'postgres://u:***@h/d%zz'"),
     ("postgres://h/db?connect_timeout=soon", "--postgres: connect_timeout is whole seconds, as in connect_timeout=10 (got 'soon')"),
     ("http://h/db", "--postgres needs a URL such as postgres://user@host/database (got 'http://h/db')"),
+    ("postgres://u:p%zz@h/db", "--postgres: invalid percent escape in the password in 'postgres://u:***@h/db'"),
+    ("postgres://h:x/db?password=hunter2", "--postgres: invalid port 'x' in 'postgres://h:x/db?password=***'"),
   ])
   func badURLs_sayWhatIsWrong_neverThePassword(text: String, message: String) {
     #expect(throws: UsageError(message)) { try PostgresURL(text, environment: environment) }

@@ -3,11 +3,13 @@
 // Licensed under Apache License v2.0. See LICENSE.txt for license information.
 //===----------------------------------------------------------------------===//
 
+import ArgumentParser
 import Dispatch
 import Logging
 import Pace
 import PacePostgres
 import PostgresNIO
+import Synchronization
 
 /// `pace --postgres URL [--namespace NAME] [--by REGEX] STAGE... [-- COMMAND]`:
 /// every `pace` that names the same database, namespace, stages and command
@@ -24,7 +26,7 @@ import PostgresNIO
 struct FleetStream {
   var url: PostgresURL
   var namespace: PaceNamespace
-  var stages: [PacingStage<String>]
+  var stages: [PacingStage<FleetLine>]
   var pattern: KeyPattern?
   var command: CommandOptions?
   /// The pacer's name in the namespace: the stages and the command as
@@ -40,13 +42,18 @@ struct FleetStream {
   func run() async throws {
     let logger = Logger(label: "pace") { _ in StandardErrorLogHandler() }
     let operation = Task { try await runToTheEnd(logger: logger) }
+    let stoppedBy = Mutex<Int32?>(nil)
     let signals = TerminationSignals { status in
+      // The first signal decides the exit status; `run` exits with it.
+      stoppedBy.withLock { $0 = $0 ?? status }
       operation.cancel()
       _ = await operation.result
-      return status
+      return stoppedBy.withLock { $0 } ?? status
     }
-    try await operation.value
+    let result = await operation.result
     withExtendedLifetime(signals) {}
+    if let status = stoppedBy.withLock({ $0 }) { throw ExitCode(status) }
+    try result.get()
   }
 
   private func runToTheEnd(logger: Logger) async throws {
@@ -58,7 +65,7 @@ struct FleetStream {
       let command = command
       let pacer = FleetPacer(
         .stages(stages), name: pacerName, namespace: namespace, client: client, logger: logger
-      ) { (emission: FleetEmission<FleetLineKey, String>) in
+      ) { (emission: FleetEmission<FleetLineKey, FleetLine>) in
         try await Self.deliver(emission, running: command)
       }
       try await withThrowingTaskGroup(of: Void.self) { fleet in
@@ -96,13 +103,13 @@ struct FleetStream {
   /// Sends each line to its key, then waits until what they led to has
   /// been delivered.
   private func send(
-    _ input: (lines: AsyncThrowingStream<String, any Error>, room: DispatchSemaphore),
-    to pacer: FleetPacer<FleetLineKey, PacingPipeline<String, DriverInstant>>
+    _ input: (lines: AsyncThrowingStream<FleetLine, any Error>, room: DispatchSemaphore),
+    to pacer: FleetPacer<FleetLineKey, PacingPipeline<FleetLine, DriverInstant>>
   ) async throws {
     var keys: Set<FleetLineKey> = []
     for try await line in input.lines {
       input.room.signal()
-      let key = FleetLineKey(pattern.flatMap { $0.key(in: line) })
+      let key = FleetLineKey(pattern.flatMap { $0.key(in: line.text) })
       try await pacer.send(line, for: key)
       keys.insert(key)
     }
@@ -112,12 +119,14 @@ struct FleetStream {
   /// An emission, delivered here: printed, or the command run for it. A
   /// command that fails is said and not run again; one stopped because
   /// pace stops is given back to the fleet.
-  private static func deliver(_ emission: FleetEmission<FleetLineKey, String>, running command: CommandOptions?) async throws {
+  private static func deliver(_ emission: FleetEmission<FleetLineKey, FleetLine>, running command: CommandOptions?)
+    async throws
+  {
     guard let command else {
-      FileDescriptorOutput.standardOutput.write(emission.value + "\n")
+      FileDescriptorOutput.standardOutput.write(emission.value.bytes + [0x0A])
       return
     }
-    let outcome = await CommandRun.run(command, line: Array(emission.value.utf8), key: emission.key.key) { _ in }
+    let outcome = await CommandRun.run(command, line: emission.value.bytes, key: emission.key.key) { _ in }
     try Task.checkCancellation()
     CommandRun.report(outcome, wasStopped: false, command)
   }
@@ -125,15 +134,15 @@ struct FleetStream {
   /// The lines of standard input, read on a thread of their own (a read
   /// blocks). At most ``pendingLineLimit`` wait to be sent: the reader
   /// waits for `room`, which the sender gives back as it takes each line.
-  private static func lines() -> (lines: AsyncThrowingStream<String, any Error>, room: DispatchSemaphore) {
-    let (stream, continuation) = AsyncThrowingStream<String, any Error>.makeStream()
+  private static func lines() -> (lines: AsyncThrowingStream<FleetLine, any Error>, room: DispatchSemaphore) {
+    let (stream, continuation) = AsyncThrowingStream<FleetLine, any Error>.makeStream()
     let room = DispatchSemaphore(value: pendingLineLimit)
     let started = BlockingThread.start {
       var reader = LineReader(descriptor: 0)
       do throws(ReadError) {
         while try reader.read({ line in
           room.wait()
-          continuation.yield(line.text)
+          continuation.yield(FleetLine(bytes: line.bytes))
         }) {}
         continuation.finish()
       } catch {
@@ -142,6 +151,40 @@ struct FleetStream {
     }
     if !started { continuation.finish(throwing: FleetStreamError(message: "cannot start a thread to read the input")) }
     return (stream, room)
+  }
+}
+
+/// A line as a fleet stores it: its bytes as they came, whatever they are.
+/// A line of UTF-8 text without NUL (which PostgreSQL's JSON refuses) is
+/// stored as a JSON string; any other as `{"bytes": [...]}`.
+struct FleetLine: Codable, Equatable, Sendable {
+  var bytes: [UInt8]
+
+  init(bytes: [UInt8]) {
+    self.bytes = bytes
+  }
+
+  /// The text a filter matches and `--by` reads.
+  var text: String { String(decoding: bytes, as: UTF8.self) }
+
+  private enum CodingKeys: String, CodingKey { case bytes }
+
+  init(from decoder: any Decoder) throws {
+    if let text = try? decoder.singleValueContainer().decode(String.self) {
+      bytes = Array(text.utf8)
+    } else {
+      bytes = try decoder.container(keyedBy: CodingKeys.self).decode([UInt8].self, forKey: .bytes)
+    }
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    if !bytes.contains(0), let text = String(validating: bytes, as: UTF8.self) {
+      var container = encoder.singleValueContainer()
+      try container.encode(text)
+    } else {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(bytes, forKey: .bytes)
+    }
   }
 }
 

@@ -15,9 +15,11 @@ import PostgresNIO
 ///   default), as with `psql`.
 /// - The user is `PGUSER`, else `USER`, unless given; the database is the
 ///   user's name; the password is `PGPASSWORD` unless given.
-/// - `sslmode` is as libpq's: `disable`, `allow` and `prefer` (the default)
-///   try TLS without checking the certificate, `require` insists on it,
-///   `verify-ca` checks the chain, `verify-full` the chain and the name.
+/// - `sslmode` is as libpq's: `disable` goes without TLS; `allow` and
+///   `prefer` (the default) try it without checking the certificate,
+///   `require` insists on it, `verify-ca` checks the chain, `verify-full`
+///   the chain and the name (against the system's trusted roots).
+/// - Not read: `PGHOST`, `PGPORT`, `PGDATABASE`, `~/.pgpass`, `sslrootcert`.
 /// - `connect_timeout` (seconds) and `application_name` are read too; any
 ///   other parameter is an error, rather than a setting silently ignored.
 struct PostgresURL: Sendable, Equatable {
@@ -65,8 +67,8 @@ struct PostgresURL: Sendable, Equatable {
     var password = environment["PGPASSWORD"]
     if let userInfo {
       let parts = userInfo.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-      if !parts[0].isEmpty { user = try Self.decoded(parts[0], in: text) }
-      if parts.count == 2 { password = try Self.decoded(parts[1], in: text) }
+      if !parts[0].isEmpty { user = try Self.decoded(parts[0], in: text, naming: "the user") }
+      if parts.count == 2 { password = try Self.decoded(parts[1], in: text, naming: "the password") }
     }
     // host[:port], or [IPv6][:port]
     var hostText = rest
@@ -79,15 +81,21 @@ struct PostgresURL: Sendable, Equatable {
       hostText = rest[..<colon]
       port = try Self.port(rest[rest.index(after: colon)...], in: text)
     }
-    host = hostText.isEmpty ? nil : try Self.decoded(hostText, in: text)
+    let decodedHost = hostText.isEmpty ? nil : try Self.decoded(hostText, in: text)
+    if let decodedHost, decodedHost.hasPrefix("/") {
+      socketFolder = decodedHost  // postgres://%2Ftmp/db, as libpq reads it
+    } else {
+      host = decodedHost
+    }
     self.user = user
     self.password = password
-    database = path.isEmpty ? user : try Self.decoded(path, in: text)
+    var database = path.isEmpty ? nil : try Self.decoded(path, in: text)
 
     for pair in query.split(separator: "&") where !pair.isEmpty {
       let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
       let name = try Self.decoded(parts[0], in: text)
-      let value = parts.count == 2 ? try Self.decoded(parts[1], in: text) : ""
+      let value =
+        parts.count == 2 ? try Self.decoded(parts[1], in: text, naming: name == "password" ? "the password" : nil) : ""
       switch name {
       case "host":
         if value.hasPrefix("/") {
@@ -118,6 +126,8 @@ struct PostgresURL: Sendable, Equatable {
             + "connect_timeout and application_name)")
       }
     }
+    // As libpq: the database is named after the user, the final one.
+    self.database = database ?? self.user
   }
 
   /// The socket file, when the server is reached through one.
@@ -187,14 +197,26 @@ struct PostgresURL: Sendable, Equatable {
     }
   }
 
-  /// `text` with its password replaced by `***`, for messages.
+  /// `text` with its passwords (in the user part, in a `password`
+  /// parameter) replaced by `***`, for messages.
   static func redacted(_ text: String) -> String {
-    let authority = text.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false)
+    var text = Substring(text)
+    var query: Substring = ""
+    if let mark = text.firstIndex(of: "?") {
+      query = text[mark...]
+      text = text[..<mark]
+    }
+    var result = String(text)
+    let parts = text.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false)
     // "scheme:", "", "user:password@host", …
-    guard authority.count >= 3, let at = authority[2].lastIndex(of: "@"),
-      let colon = authority[2][..<at].firstIndex(of: ":")
-    else { return text }
-    return String(text[..<colon]) + ":***" + String(text[at...])
+    if parts.count >= 3, let at = parts[2].lastIndex(of: "@"), let colon = parts[2][..<at].firstIndex(of: ":") {
+      result = String(text[..<colon]) + ":***" + String(text[at...])
+    }
+    guard !query.isEmpty else { return result }
+    let parameters = query.dropFirst().split(separator: "&", omittingEmptySubsequences: false).map { pair in
+      pair.hasPrefix("password=") ? "password=***" : String(pair)
+    }
+    return result + "?" + parameters.joined(separator: "&")
   }
 
   private static func port(_ text: Substring, in url: String) throws(UsageError) -> Int {
@@ -202,8 +224,11 @@ struct PostgresURL: Sendable, Equatable {
     return port
   }
 
-  /// Percent-decoding, as in a URL.
-  private static func decoded(_ text: Substring, in url: String) throws(UsageError) -> String {
+  /// Percent-decoding, as in a URL; an error names the part (`secret`)
+  /// rather than quote it when it is one.
+  private static func decoded(_ text: Substring, in url: String, naming secret: String? = nil) throws(UsageError)
+    -> String
+  {
     var bytes: [UInt8] = []
     var index = text.utf8.startIndex
     let utf8 = text.utf8
@@ -213,7 +238,7 @@ struct PostgresURL: Sendable, Equatable {
         let first = utf8.index(after: index)
         guard first < utf8.endIndex, utf8.index(after: first) < utf8.endIndex,
           let high = hexValue(utf8[first]), let low = hexValue(utf8[utf8.index(after: first)])
-        else { throw invalid(url, "percent escape in '\(text)'") }
+        else { throw invalid(url, "percent escape in " + (secret ?? "'\(text)'")) }
         bytes.append(high << 4 | low)
         index = utf8.index(index, offsetBy: 3)
       } else {

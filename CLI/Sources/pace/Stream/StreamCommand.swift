@@ -29,7 +29,7 @@ struct StreamCommand: AsyncParsableCommand {
     usage: """
       pace [--stats] [--by <regex>] STAGE...
       pace [--by <regex>] [--on-busy <mode>] STAGE... -- COMMAND [ARG...]
-      pace --postgres <url> [--namespace <name>] STAGE... [-- COMMAND [ARG...]]
+      pace --postgres <url> [--namespace <name>] [--by <regex>] STAGE...
       pace --replay [--stats] [--by <regex>] STAGE...
       pace marble [--by <regex>] DIAGRAM STAGE...
       pace demo [--script FILE] [--speed FACTOR] [--seed N] [--replay]
@@ -73,8 +73,9 @@ struct StreamCommand: AsyncParsableCommand {
       Each emission is delivered once across them, by whichever pace claims
       it (at least once: one whose pace dies mid-command is run again by
       another). The end of one pace's input flushes nothing early; it exits
-      once what its own lines led to has been delivered. A cron job on every
-      host, run at most once an hour across them:
+      once what its own lines' keys hold has been delivered (so a job wants
+      --no-trailing: a trailing edge would hold every pace for the window).
+      A cron job on every host, run at most once an hour across them:
 
         $ echo tick | pace --postgres postgres://db.internal/ops \\
             throttle 1h --no-trailing -- ./nightly-report
@@ -118,7 +119,7 @@ struct StreamCommand: AsyncParsableCommand {
       Pace the keys together with every pace that names the same PostgreSQL \
       database, namespace, --by, stages and command: postgres://user@host/db, \
       or postgres:///db?host=/socket/folder. The default is \
-      PACE_POSTGRES_URL, when set (but not with --replay).
+      PACE_POSTGRES_URL, when set (but not with --replay); '' paces here alone.
       """,
       valueName: "url"))
   var postgres: String?
@@ -239,7 +240,7 @@ struct StreamCommand: AsyncParsableCommand {
   /// Where the fleet's URL comes from, when there is one: `--postgres`, or
   /// else `PACE_POSTGRES_URL` (not with `--replay`).
   private var fleetSource: String? {
-    if postgres != nil { return "--postgres" }
+    if let postgres { return postgres.isEmpty ? nil : "--postgres" }
     if !replay, let url = Self.environment("PACE_POSTGRES_URL"), !url.isEmpty { return "PACE_POSTGRES_URL" }
     return nil
   }
@@ -258,15 +259,22 @@ struct StreamCommand: AsyncParsableCommand {
     } catch {
       throw UsageError("--namespace: \(error)")
     }
-    let stages = try stages { (line: String) in line }
+    let stages = try stages { (line: FleetLine) in line.text }
     // Only processes that pace the same way share keys: the name is what
-    // decides the pacing, as written.
+    // decides the pacing, as written (a word with a space or a quote in
+    // single quotes, so that `sh -c 'echo a'` and `sh -c echo a` differ).
     var name = by.map { ["--by", $0.source] } ?? []
     name += stageWords
     if let command { name += ["--"] + command }
     return FleetStream(
       url: url, namespace: namespace, stages: stages, pattern: by, command: commandOptions,
-      pacerName: name.joined(separator: " "))
+      pacerName: name.map(Self.quotedIfNeeded).joined(separator: " "))
+  }
+
+  /// `word` as a shell would need it: as it is, or in single quotes.
+  private static func quotedIfNeeded(_ word: String) -> String {
+    let plain = !word.isEmpty && word.unicodeScalars.allSatisfy { !" \t\n'\"\\".unicodeScalars.contains($0) }
+    return plain ? word : "'" + word.replacing("'", with: #"'\''"#) + "'"
   }
 
   private static func environment(_ name: String) -> String? {

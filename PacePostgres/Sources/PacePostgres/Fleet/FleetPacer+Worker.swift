@@ -32,17 +32,26 @@ extension FleetPacer {
           // Every round is bounded: a call the database never answers (a
           // connection cut mid-transaction) fails the round, and the next
           // one runs on a new connection.
-          let outcome = try await withAnswerTimeout(configuration.roundTimeout) {
-            try await self.foldRound()
+          // Room for the emissions the fold may lease here, reserved until
+          // its outcome is handed over, or the round failed or ran out of
+          // time (a round that answers later cannot hold it for ever).
+          let room = work.withLock { $0.reserveDeliveryRoom(configuration.maximumConcurrentDeliveries) }
+          let outcome: FoldOutcome
+          do {
+            outcome = try await withAnswerTimeout(configuration.roundTimeout) {
+              try await self.foldRound(reservedRoom: room)
+            }
+          } catch {
+            work.withLock { $0.reserved -= room }
+            throw error
+          }
+          work.withLock { state in
+            state.reserved -= room
+            state.ready += outcome.leased
+            state.deliveryLooks = state.deliveryLooks || outcome.waiting
           }
           leasedHere += outcome.leased.count
-          if !outcome.leased.isEmpty || outcome.waiting {
-            work.withLock { state in
-              state.ready += outcome.leased
-              state.deliveryLooks = state.deliveryLooks || outcome.waiting
-            }
-            deliveryWake.poke()
-          }
+          if !outcome.leased.isEmpty || outcome.waiting { deliveryWake.poke() }
           if outcome.claimed < configuration.foldBatchSize { break }
         }
         if lookAround {
@@ -60,6 +69,7 @@ extension FleetPacer {
         wake.wake(at: .now + retryDelay(after: error, failures: &failures, in: "fold"))
       }
     }
+    work.withLock { $0.foldEnded = true }
     deliveryWake.poke()
   }
 
@@ -75,9 +85,10 @@ extension FleetPacer {
     return delay
   }
 
-  /// Delivery rounds until stopped: remove what finished, claim the first
-  /// emission of as many keys as this process may still deliver, and start
-  /// their handlers.
+  /// Delivery rounds until stopped: start the handlers of what folds leased
+  /// here; remove what finished and lease the next emission of those keys;
+  /// and, when the fold loop looked around, claim the first emission of
+  /// other keys, as many as this process may still deliver.
   ///
   /// Then, on a graceful shutdown, it claims nothing more and lets the
   /// handlers that run finish, for at most a lease (a database that is away
@@ -111,40 +122,45 @@ extension FleetPacer {
         } catch {
           deliveryWake.wake(at: .now + retryDelay(after: error, failures: &failures, in: "delivery"))
         }
-        if work.withLock({ $0.delivering.isEmpty && $0.ready.isEmpty }) { break }
+        // Done once no handler runs and no fold can lease here any more.
+        if work.withLock({ $0.delivering.isEmpty && $0.ready.isEmpty && $0.foldEnded }) { break }
         deliveryWake.wake(at: giveUp)
         await deliveryWake.wait()
       }
       // Cancelled or out of time: the group waits for the handlers, which
       // are cancelled if the task is.
     }
-    // Outside the cancellation: what finished is removed; what a fold
-    // leased here and no handler started is given back.
-    let unstarted = work.withLock { state in
-      defer { state.ready = [] }
-      return state.ready.map(\.id)
-    }
+    // Outside the cancellation: what finished is removed; then every lease
+    // this worker still holds (a fold's that no handler started, a round's
+    // whose answer came after its time limit) is given back, for the fleet
+    // to take at once.
+    work.withLock { $0.ready = [] }
     let limit = configuration.answerTimeout
     await Task { [self] in
       _ = try? await withAnswerTimeout(limit) { try await self.settle(claiming: 0, lookingAround: false) }
     }.value
-    if !unstarted.isEmpty { await giveBack(unstarted, after: .zero) }
+    await giveBack(nil, after: .zero)
   }
 
-  /// Gives leases back, to be taken up `delay` from now by any process:
-  /// one statement, outside the caller's cancellation (which would fail it
+  /// Gives leases back (these, or all this worker holds), to be taken up
+  /// `delay` from now by any process, which a notification tells: one
+  /// statement, outside the caller's cancellation (which would fail it
   /// before it is sent), bounded by the answer timeout.
-  private func giveBack(_ ids: [Int64], after delay: Duration) async {
+  private func giveBack(_ ids: [Int64]?, after delay: Duration) async {
     let ns = namespace.quoted
-    let (client, logger, owner) = (client, logger, owner)
+    let (client, logger, owner, name, channel) = (client, logger, owner, name, namespace.name)
     let limit = configuration.answerTimeout
     await Task {
       _ = try? await withAnswerTimeout(limit) {
         try await client.query(
           """
-          UPDATE \(unescaped: ns).outbox
-          SET lease_expires_at = \(unescaped: ns).pace_now() + \(delay.microseconds) * interval '1 microsecond'
-          WHERE id = ANY(\(ids)) AND lease_owner = \(owner)
+          WITH given AS (
+            UPDATE \(unescaped: ns).outbox
+            SET lease_expires_at = \(unescaped: ns).pace_now() + \(delay.microseconds) * interval '1 microsecond'
+            WHERE pacer = \(name) AND lease_owner = \(owner) AND (\(ids)::bigint[] IS NULL OR id = ANY(\(ids)))
+            RETURNING lease_expires_at)
+          SELECT pg_notify(\(channel), \(name) || ' ' || \(unescaped: ns).pace_micros(min(lease_expires_at)))
+          FROM given HAVING count(*) > 0
           """,
           logger: logger)
       }
@@ -165,7 +181,7 @@ extension FleetPacer {
 
   /// Claims up to a batch of keys (this process's sends first, then due
   /// ones), folds them and writes the result back in one transaction.
-  func foldRound() async throws -> FoldOutcome {
+  func foldRound(reservedRoom room: Int) async throws -> FoldOutcome {
     let mine = work.withLock { state -> [String] in
       let keys = Array(state.sentKeys.prefix(configuration.foldBatchSize))
       state.sentKeys.subtract(keys)
@@ -173,7 +189,7 @@ extension FleetPacer {
     }
     do {
       return try await client.withTransaction(logger: logger) { connection in
-        try await self.fold(mine, on: connection)
+        try await self.fold(mine, reservedRoom: room, on: connection)
       }
     } catch {
       // Not folded: this process still owes those keys a fold.
@@ -182,7 +198,7 @@ extension FleetPacer {
     }
   }
 
-  private func fold(_ mine: [String], on connection: PostgresConnection) async throws -> FoldOutcome {
+  private func fold(_ mine: [String], reservedRoom: Int, on connection: PostgresConnection) async throws -> FoldOutcome {
     let ns = namespace.quoted
     let rows = try await connection.query(
       "SELECT c_key, c_state, c_ids, c_values, c_sent, c_now FROM \(unescaped: ns).pace_claim(\(name), \(mine), \(configuration.foldBatchSize))",
@@ -213,10 +229,10 @@ extension FleetPacer {
     }
     // Emissions first in their key's line are leased here at once, as many
     // as the delivery loop has room for; they need no claim of their own.
-    let room = work.withLock { $0.deliveryRoom(configuration.maximumConcurrentDeliveries) }
+    let room = reservedRoom
     let applied = try await connection.query(
       """
-      SELECT o_id, o_key, o_value, o_emitted, o_leased FROM \(unescaped: ns).pace_apply(\(name),
+      SELECT o_id, o_key, o_value, o_emitted, o_leased, o_behind FROM \(unescaped: ns).pace_apply(\(name),
         \(result.kept.map(\.key)), \(result.kept.map(\.state)), \(result.kept.map { $0.due ?? -1 }), \(result.kept.map(\.pending)),
         \(result.gone), \(result.folded),
         \(result.emissions.map(\.key)), \(result.emissions.map(\.value)), \(result.emissions.map(\.micros)),
@@ -226,11 +242,13 @@ extension FleetPacer {
       logger: logger)
     var leased: [LeasedEmission] = []
     var waiting = false
-    for try await (id, key, value, emitted, isLeased) in applied.decode((Int64, String, String, Int64, Bool).self) {
+    for try await (id, key, value, emitted, isLeased, isBehind) in applied.decode(
+      (Int64, String, String, Int64, Bool, Bool).self)
+    {
       if isLeased {
         leased.append(LeasedEmission(id: id, key: key, value: value, emittedMicros: emitted, delivery: 1))
-      } else {
-        waiting = true
+      } else if !isBehind {
+        waiting = true  // first in its line, but no room here: a look around claims it
       }
     }
     counters.withLock {
@@ -266,9 +284,12 @@ extension FleetPacer {
     let room = work.withLock { $0.claimRoom(configuration.maximumConcurrentDeliveries) }
     let claimed: [FleetEmission<Key, Value>]
     do {
-      claimed = try await withAnswerTimeout(configuration.roundTimeout) {
-        try await self.settle(claiming: room, lookingAround: looks)
-      }
+      // Started here, once the answer came: a lease that came after the time
+      // limit is given back when the worker stops, or expires.
+      claimed = startable(
+        try await withAnswerTimeout(configuration.roundTimeout) {
+          try await self.settle(claiming: room, lookingAround: looks)
+        })
     } catch {
       // Still to look around: the next round does.
       if looks { work.withLock { $0.deliveryLooks = true } }
@@ -287,8 +308,9 @@ extension FleetPacer {
   /// `capacity` more, in one statement (`pace_settle`): the next emission of
   /// each key removed and, when `lookingAround`, the first of any key whose
   /// lease is free or expired. Returns the claimed ones, now this process's
-  /// to deliver. Makes no call when there is nothing to do.
-  func settle(claiming capacity: Int, lookingAround: Bool) async throws -> [FleetEmission<Key, Value>] {
+  /// to deliver (see ``startable(_:)``). Makes no call when there is nothing
+  /// to do.
+  func settle(claiming capacity: Int, lookingAround: Bool) async throws -> [LeasedEmission] {
     let finished = work.withLock { Array($0.finished) }
     guard !finished.isEmpty || (capacity > 0 && lookingAround) else { return [] }
     let ns = namespace.quoted
@@ -312,7 +334,7 @@ extension FleetPacer {
     }
     settle(finished, removed: removed)
     counters.withLock { $0.statements += 1 }
-    return startable(leased)
+    return leased
   }
 
   /// The leased emissions this process may start: decoded, and not already

@@ -182,13 +182,15 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
   /// and releases their leases, so that another process delivers their
   /// emissions at once.
   public func run() async throws {
-    try await checkSchema()
+    // Set before the schema is checked: a send meanwhile is this worker's to fold.
     work.withLock { state in
       state.stopping = false
       state.claimsNothing = false
+      state.foldEnded = false
       state.workerRuns = true
     }
     defer { work.withLock { $0.workerRuns = false } }
+    try await checkSchema()
     logger.debug("Fleet worker starts", metadata: ["owner": "\(owner)"])
     await withGracefulShutdownHandler {
       await withDiscardingTaskGroup { group in
@@ -309,18 +311,24 @@ struct FleetWorkState: Sendable {
   var workerRuns = false
   /// Set once the delivery loop stops: its rounds only remove what finished.
   var claimsNothing = false
+  /// Room that a fold in progress may lease into.
+  var reserved = 0
+  /// Set once the fold loop has ended: no fold leases here any more.
+  var foldEnded = false
   var schemaChecked = false
 
-  /// How many more emissions a fold may lease here: room in the delivery
-  /// loop, none once it claims nothing.
-  func deliveryRoom(_ maximum: Int) -> Int {
-    claimsNothing ? 0 : max(0, maximum - delivering.count - ready.count)
+  /// Reserves, and returns, the room a fold may lease into: the delivery
+  /// loop's room, none once it claims nothing.
+  mutating func reserveDeliveryRoom(_ maximum: Int) -> Int {
+    let room = claimsNothing ? 0 : max(0, maximum - delivering.count - ready.count - reserved)
+    reserved += room
+    return room
   }
 
   /// How many emissions a delivery round may claim: its room, counting the
-  /// finished ones it removes first.
+  /// finished ones it removes first, and not what a fold reserved.
   func claimRoom(_ maximum: Int) -> Int {
-    claimsNothing ? 0 : max(0, maximum - delivering.count - ready.count + finished.count)
+    claimsNothing ? 0 : max(0, maximum - delivering.count - ready.count - reserved + finished.count)
   }
 }
 

@@ -55,7 +55,7 @@ enum FleetStatements {
         due text[];
         instant timestamptz;
       BEGIN
-        FOREACH k IN ARRAY mine LOOP
+        FOREACH k IN ARRAY coalesce(mine, '{}') LOOP
           PERFORM FROM \(unescaped: ns).keys x WHERE x.pacer = p AND x.key = k FOR UPDATE SKIP LOCKED;
           IF FOUND THEN claimed := claimed || k; END IF;
         END LOOP;
@@ -83,14 +83,20 @@ enum FleetStatements {
       // that go, the sends folded, the emissions, and a notification when a
       // deadline became earlier than the fleet knew. An emission that is
       // first in its key's line is leased to the folding process at once (up
-      // to `lim`) and returned: it needs no claim of its own. The others wait
-      // for a delivery round.
+      // to `lim`) and returned: it needs no claim of its own. One behind
+      // another of its key (`o_behind`) is leased by the statement that
+      // removes the one before it; one left for want of room waits for a
+      // delivery round that looks around.
+      //
+      // The emitting keys are locked (transaction-level advisory locks, in
+      // order) as `pace_settle` locks the keys it removes from: an insert
+      // behind a head and that head's removal never pass each other unseen.
       """
       CREATE FUNCTION \(unescaped: ns).pace_apply(
         p text, kept text[], states text[], due bigint[], pendings boolean[], gone text[], folded bigint[],
         out_keys text[], out_values text[], out_at bigint[], keep_log boolean, notify_at bigint,
         owner text, lease interval, lim bigint
-      ) RETURNS TABLE (o_id bigint, o_key text, o_value text, o_emitted bigint, o_leased boolean)
+      ) RETURNS TABLE (o_id bigint, o_key text, o_value text, o_emitted bigint, o_leased boolean, o_behind boolean)
         LANGUAGE plpgsql AS $$
       DECLARE
         i integer;
@@ -105,7 +111,7 @@ enum FleetStatements {
                 pending = pendings[i], updated_at = \(unescaped: ns).pace_now()
             WHERE x.pacer = p AND x.key = kept[i];
         END LOOP;
-        FOREACH k IN ARRAY gone LOOP
+        FOREACH k IN ARRAY coalesce(gone, '{}') LOOP
           DELETE FROM \(unescaped: ns).keys x WHERE x.pacer = p AND x.key = k;
         END LOOP;
         IF keep_log THEN
@@ -115,6 +121,9 @@ enum FleetStatements {
         ELSE
           DELETE FROM \(unescaped: ns).sends y WHERE y.id = ANY(folded);
         END IF;
+        FOR k IN SELECT DISTINCT u.key FROM unnest(out_keys) AS u(key) ORDER BY 1 LOOP
+          PERFORM pg_advisory_xact_lock(hashtextextended(p || chr(10) || k, 0));
+        END LOOP;
         FOR i IN 1 .. coalesce(cardinality(out_keys), 0) LOOP
           o_key := out_keys[i];
           o_value := out_values[i];
@@ -122,6 +131,7 @@ enum FleetStatements {
           is_head := NOT (o_key = ANY(seen)) AND NOT EXISTS (
             SELECT FROM \(unescaped: ns).outbox e WHERE e.pacer = p AND e.key = o_key);
           seen := seen || o_key;
+          o_behind := NOT is_head;
           o_leased := is_head AND leased < lim;
           INSERT INTO \(unescaped: ns).outbox (pacer, key, value, emitted_at, lease_owner, lease_expires_at, deliveries)
             VALUES (p, o_key, o_value::jsonb, \(unescaped: ns).pace_instant(o_emitted),
@@ -139,10 +149,13 @@ enum FleetStatements {
       """,
       // A delivery round: remove the emissions whose handlers returned here
       // (those whose lease another process took are left, and not returned);
-      // lease the next emission of each key removed, if free; and, when
-      // asked to look around, claim the first emission of each key whose
-      // lease is free or expired. Never one behind another of its key. One
-      // call; each step sees the ones before.
+      // lease the next emission of each key removed, if free and there is
+      // room, and tell the fleet (a notification for now) of one left free;
+      // and, when asked to look around, claim the first emission of each key
+      // whose lease is free or expired. Never one behind another of its key.
+      // The keys removed from are locked first, in order, as `pace_apply`
+      // locks the keys it emits for. One call; each step sees the ones
+      // before.
       """
       CREATE FUNCTION \(unescaped: ns).pace_settle(p text, owner text, done bigint[], lease interval, lim bigint, look boolean)
         RETURNS TABLE (o_removed boolean, o_id bigint, o_key text, o_value text, o_emitted bigint, o_deliveries integer)
@@ -150,27 +163,38 @@ enum FleetStatements {
       DECLARE
         removed text[];
         k text;
+        head bigint;
         leased bigint := 0;
         n bigint;
       BEGIN
+        FOR k IN SELECT DISTINCT o.key FROM \(unescaped: ns).outbox o
+                 WHERE o.id = ANY(done) AND o.lease_owner = owner ORDER BY 1 LOOP
+          PERFORM pg_advisory_xact_lock(hashtextextended(p || chr(10) || k, 0));
+        END LOOP;
         WITH r AS (DELETE FROM \(unescaped: ns).outbox o WHERE o.id = ANY(done) AND o.lease_owner = owner
                    RETURNING o.id, o.key)
         SELECT array_agg(r.id), array_agg(DISTINCT r.key) INTO done, removed FROM r;
         RETURN QUERY SELECT true, d, NULL::text, NULL::text, NULL::bigint, NULL::integer FROM unnest(done) AS d;
         FOREACH k IN ARRAY coalesce(removed, '{}') LOOP
           EXIT WHEN leased >= lim;
+          -- The key's first row, and only it: skipped if locked, never the one after.
+          SELECT min(e.id) INTO head FROM \(unescaped: ns).outbox e WHERE e.pacer = p AND e.key = k;
+          CONTINUE WHEN head IS NULL;
           RETURN QUERY
-            WITH head AS (
-              SELECT e.id, e.lease_expires_at FROM \(unescaped: ns).outbox e
-              WHERE e.pacer = p AND e.key = k ORDER BY e.id LIMIT 1 FOR UPDATE SKIP LOCKED)
+            WITH h AS (
+              SELECT e.id, e.lease_expires_at FROM \(unescaped: ns).outbox e WHERE e.id = head FOR UPDATE SKIP LOCKED)
             UPDATE \(unescaped: ns).outbox o
               SET lease_owner = owner, lease_expires_at = \(unescaped: ns).pace_now() + lease, deliveries = o.deliveries + 1
-              FROM head WHERE o.id = head.id
-                AND (head.lease_expires_at IS NULL OR head.lease_expires_at <= \(unescaped: ns).pace_now())
+              FROM h WHERE o.id = h.id
+                AND (h.lease_expires_at IS NULL OR h.lease_expires_at <= \(unescaped: ns).pace_now())
               RETURNING false, o.id, o.key, o.value::text, \(unescaped: ns).pace_micros(o.emitted_at), o.deliveries;
           GET DIAGNOSTICS n = ROW_COUNT;
           leased := leased + n;
         END LOOP;
+        IF EXISTS (SELECT FROM \(unescaped: ns).outbox e
+                   WHERE e.pacer = p AND e.key = ANY(coalesce(removed, '{}')) AND e.lease_owner IS NULL) THEN
+          PERFORM pg_notify('\(unescaped: channel)', p || ' ' || \(unescaped: ns).pace_micros(\(unescaped: ns).pace_now()));
+        END IF;
         IF NOT look OR leased >= lim THEN RETURN; END IF;
         RETURN QUERY
           WITH heads AS (

@@ -7,7 +7,7 @@ import FleetScenario
 import Foundation
 import Logging
 import Pace
-import PacePostgres
+@testable import PacePostgres
 import PostgresNIO
 import Synchronization
 import Testing
@@ -151,13 +151,17 @@ struct FleetFailureTests {
     let ns = namespace.quoted
     let deadline = ContinuousClock.now + .seconds(60)
     while ContinuousClock.now < deadline {
-      if let rows = try? await client.query(
-        "SELECT (SELECT count(*) FROM \(unescaped: ns).keys) + (SELECT count(*) FROM \(unescaped: ns).sends) + (SELECT count(*) FROM \(unescaped: ns).outbox)"
-      ) {
+      // Each look bounded: a client whose pool no longer answers fails the
+      // test at the deadline rather than hang it.
+      let left = try? await withAnswerTimeout(.seconds(5)) {
+        let rows = try await client.query(
+          "SELECT (SELECT count(*) FROM \(unescaped: ns).keys) + (SELECT count(*) FROM \(unescaped: ns).sends) + (SELECT count(*) FROM \(unescaped: ns).outbox)"
+        )
         var left = -1
         for try await count in rows.decode(Int.self) { left = count }
-        if left == 0 { return }
+        return left
       }
+      if left == 0 { return }
       try await Task.sleep(for: .milliseconds(50))
     }
     throw FleetRunFailure(description: "the namespace still had rows after 60 s")

@@ -132,21 +132,46 @@ extension FleetPacer {
     }
     // Outside the cancellation: what finished is removed; then every lease
     // this worker still holds (a fold's that no handler started, a round's
-    // whose answer came after its time limit) is given back, for the fleet
-    // to take at once.
+    // whose answer came after its time limit or its cancellation) is given
+    // back, uncounted, for the fleet to take at once.
     work.withLock { $0.ready = [] }
     let limit = configuration.answerTimeout
     await Task { [self] in
       _ = try? await withAnswerTimeout(limit) { try await self.settle(claiming: 0, lookingAround: false) }
     }.value
-    await giveBack(nil, after: .zero)
+    await releaseUnstartedLeases()
   }
 
-  /// Gives leases back (these, or all this worker holds), to be taken up
-  /// `delay` from now by any process, which a notification tells: one
-  /// statement, outside the caller's cancellation (which would fail it
-  /// before it is sent), bounded by the answer timeout.
-  private func giveBack(_ ids: [Int64]?, after delay: Duration) async {
+  /// At the worker's end, when no handler runs here: the leases this worker
+  /// still holds unexpired reached no handler (a handler that ended gave its
+  /// lease back, or its emission was removed). They are given back and
+  /// their lease is not counted as a delivery.
+  private func releaseUnstartedLeases() async {
+    let ns = namespace.quoted
+    let (client, logger, owner, name, channel) = (client, logger, owner, name, namespace.name)
+    let limit = configuration.answerTimeout
+    await Task {
+      _ = try? await withAnswerTimeout(limit) {
+        try await client.query(
+          """
+          WITH released AS (
+            UPDATE \(unescaped: ns).outbox
+            SET lease_expires_at = \(unescaped: ns).pace_now(), deliveries = greatest(deliveries - 1, 0)
+            WHERE pacer = \(name) AND lease_owner = \(owner) AND lease_expires_at > \(unescaped: ns).pace_now()
+            RETURNING id)
+          SELECT pg_notify(\(channel), \(name) || ' ' || \(unescaped: ns).pace_micros(\(unescaped: ns).pace_now()))
+          FROM released HAVING count(*) > 0
+          """,
+          logger: logger)
+      }
+    }.value
+  }
+
+  /// Gives leases back, to be taken up `delay` from now by any process,
+  /// which a notification tells: one statement, outside the caller's
+  /// cancellation (which would fail it before it is sent), bounded by the
+  /// answer timeout.
+  private func giveBack(_ ids: [Int64], after delay: Duration) async {
     let ns = namespace.quoted
     let (client, logger, owner, name, channel) = (client, logger, owner, name, namespace.name)
     let limit = configuration.answerTimeout
@@ -157,7 +182,7 @@ extension FleetPacer {
           WITH given AS (
             UPDATE \(unescaped: ns).outbox
             SET lease_expires_at = \(unescaped: ns).pace_now() + \(delay.microseconds) * interval '1 microsecond'
-            WHERE pacer = \(name) AND lease_owner = \(owner) AND (\(ids)::bigint[] IS NULL OR id = ANY(\(ids)))
+            WHERE pacer = \(name) AND lease_owner = \(owner) AND id = ANY(\(ids))
             RETURNING lease_expires_at)
           SELECT pg_notify(\(channel), \(name) || ' ' || \(unescaped: ns).pace_micros(min(lease_expires_at)))
           FROM given HAVING count(*) > 0
@@ -277,6 +302,9 @@ extension FleetPacer {
       }
       return (state.ready, state.deliveryLooks)
     }
+    // Cancelled, it starts nothing: what is leased here goes back, uncounted,
+    // when the worker ends (`releaseUnstartedLeases`).
+    guard !Task.isCancelled else { return 0 }
     let handedOver = startable(ready)
     for emission in handedOver {
       group.addTask { await self.deliver(emission) }
@@ -286,10 +314,11 @@ extension FleetPacer {
     do {
       // Started here, once the answer came: a lease that came after the time
       // limit is given back when the worker stops, or expires.
-      claimed = startable(
-        try await withAnswerTimeout(configuration.roundTimeout) {
-          try await self.settle(claiming: room, lookingAround: looks)
-        })
+      let leased = try await withAnswerTimeout(configuration.roundTimeout) {
+        try await self.settle(claiming: room, lookingAround: looks)
+      }
+      guard !Task.isCancelled else { return handedOver.count }
+      claimed = startable(leased)
     } catch {
       // Still to look around: the next round does.
       if looks { work.withLock { $0.deliveryLooks = true } }

@@ -24,7 +24,9 @@ struct FleetPacerTests {
   @Test func debounce_burstPerKey_emitsEachKeysLatestAtItsQuietDeadline() async throws {
     try await withFleet { client in
       let log = EmissionLog<String>()
-      let pacer = FleetPacer(.debounce(for: .milliseconds(300)), name: "saves", namespace: namespace, client: client, logger: testLogger) {
+      // Intervals are wide: a loaded machine (CI) may take a few hundred
+      // milliseconds between sends, which must stay one burst.
+      let pacer = FleetPacer(.debounce(for: .seconds(1)), name: "saves", namespace: namespace, client: client, logger: testLogger) {
         (emission: FleetEmission<String, String>) in log.record(emission)
       }
       try await running(pacer) {
@@ -35,8 +37,8 @@ struct FleetPacerTests {
         let byKey = Dictionary(uniqueKeysWithValues: entries.map { ($0.key, $0) })
         #expect(byKey["doc-1"]?.value == "c")
         #expect(byKey["doc-2"]?.value == "x")
-        #expect(byKey["doc-1"].map { micros($0.emittedAt) } == last.map { micros($0) + 300_000 })
-        #expect(byKey["doc-2"].map { micros($0.emittedAt) } == micros(other) + 300_000)
+        #expect(byKey["doc-1"].map { micros($0.emittedAt) } == last.map { micros($0) + 1_000_000 })
+        #expect(byKey["doc-2"].map { micros($0.emittedAt) } == micros(other) + 1_000_000)
         #expect(entries.allSatisfy { $0.delivery == 1 })
       }
       // Both keys' bursts ended and were delivered: no rows are left.
@@ -49,7 +51,7 @@ struct FleetPacerTests {
   @Test func throttle_leadingAndTrailing_emitsFirstAtOnceAndLatestAtWindowEnd() async throws {
     try await withFleet { client in
       let log = EmissionLog<Int>()
-      let pacer = FleetPacer(.throttle(for: .milliseconds(400)), name: "progress", namespace: namespace, client: client) {
+      let pacer = FleetPacer(.throttle(for: .milliseconds(1500)), name: "progress", namespace: namespace, client: client) {
         (emission: FleetEmission<String, Int>) in log.record(emission)
       }
       try await running(pacer) {
@@ -59,7 +61,7 @@ struct FleetPacerTests {
         let entries = try await log.wait { $0.count == 2 }
         #expect(entries.map(\.value) == [1, 3])
         #expect(entries.first.map { micros($0.emittedAt) } == micros(first))
-        #expect(entries.last.map { micros($0.emittedAt) } == micros(first) + 400_000)
+        #expect(entries.last.map { micros($0.emittedAt) } == micros(first) + 1_500_000)
         #expect(entries[0].id < entries[1].id)
       }
     }
@@ -150,8 +152,10 @@ struct FleetPacerTests {
         spans.withLock { $0.append((emission.value, start, .now)) }
       }
       // Two workers share the pacer, as two processes would.
-      let a = FleetPacer(.debounce(for: .milliseconds(100)), name: "builds", namespace: namespace, client: client, handler: handler)
-      let b = FleetPacer(.debounce(for: .milliseconds(100)), name: "builds", namespace: namespace, client: client, handler: handler)
+      // A quiet second: the burst's two sends, from two workers, stay one
+      // burst on a loaded machine.
+      let a = FleetPacer(.debounce(for: .seconds(1)), name: "builds", namespace: namespace, client: client, handler: handler)
+      let b = FleetPacer(.debounce(for: .seconds(1)), name: "builds", namespace: namespace, client: client, handler: handler)
       // Whatever happens, the gate opens at the end: a handler left waiting
       // would hold the workers' shutdown.
       defer { Task { await release.open() } }

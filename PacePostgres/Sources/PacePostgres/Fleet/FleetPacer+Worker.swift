@@ -148,47 +148,41 @@ extension FleetPacer {
   /// their lease is not counted as a delivery.
   private func releaseUnstartedLeases() async {
     let ns = namespace.quoted
-    let (client, logger, owner, name, channel) = (client, logger, owner, name, namespace.name)
-    let limit = configuration.answerTimeout
-    await Task {
-      _ = try? await withAnswerTimeout(limit) {
-        try await client.query(
-          """
-          WITH released AS (
-            UPDATE \(unescaped: ns).outbox
-            SET lease_expires_at = \(unescaped: ns).pace_now(), deliveries = greatest(deliveries - 1, 0)
-            WHERE pacer = \(name) AND lease_owner = \(owner) AND lease_expires_at > \(unescaped: ns).pace_now()
-            RETURNING id)
-          SELECT pg_notify(\(channel), \(name) || ' ' || \(unescaped: ns).pace_micros(\(unescaped: ns).pace_now()))
-          FROM released HAVING count(*) > 0
-          """,
-          logger: logger)
-      }
-    }.value
+    await runOutsideCancellation(
+      """
+      WITH released AS (
+        UPDATE \(unescaped: ns).outbox
+        SET lease_expires_at = \(unescaped: ns).pace_now(), deliveries = greatest(deliveries - 1, 0)
+        WHERE pacer = \(name) AND lease_owner = \(owner) AND lease_expires_at > \(unescaped: ns).pace_now()
+        RETURNING lease_expires_at)
+      SELECT pg_notify(\(namespace.name), \(name) || ' ' || \(unescaped: ns).pace_micros(min(lease_expires_at)))
+      FROM released HAVING count(*) > 0
+      """)
   }
 
   /// Gives leases back, to be taken up `delay` from now by any process,
-  /// which a notification tells: one statement, outside the caller's
-  /// cancellation (which would fail it before it is sent), bounded by the
-  /// answer timeout.
+  /// which a notification tells.
   private func giveBack(_ ids: [Int64], after delay: Duration) async {
     let ns = namespace.quoted
-    let (client, logger, owner, name, channel) = (client, logger, owner, name, namespace.name)
-    let limit = configuration.answerTimeout
+    await runOutsideCancellation(
+      """
+      WITH given AS (
+        UPDATE \(unescaped: ns).outbox
+        SET lease_expires_at = \(unescaped: ns).pace_now() + \(delay.microseconds) * interval '1 microsecond'
+        WHERE pacer = \(name) AND lease_owner = \(owner) AND id = ANY(\(ids))
+        RETURNING lease_expires_at)
+      SELECT pg_notify(\(namespace.name), \(name) || ' ' || \(unescaped: ns).pace_micros(min(lease_expires_at)))
+      FROM given HAVING count(*) > 0
+      """)
+  }
+
+  /// Runs `statement` in a task of its own, outside the caller's
+  /// cancellation (which would fail it before it is sent), bounded by the
+  /// answer timeout; a failure is dropped (the leases then expire).
+  private func runOutsideCancellation(_ statement: PostgresQuery) async {
+    let (client, logger, limit) = (client, logger, configuration.answerTimeout)
     await Task {
-      _ = try? await withAnswerTimeout(limit) {
-        try await client.query(
-          """
-          WITH given AS (
-            UPDATE \(unescaped: ns).outbox
-            SET lease_expires_at = \(unescaped: ns).pace_now() + \(delay.microseconds) * interval '1 microsecond'
-            WHERE pacer = \(name) AND lease_owner = \(owner) AND id = ANY(\(ids))
-            RETURNING lease_expires_at)
-          SELECT pg_notify(\(channel), \(name) || ' ' || \(unescaped: ns).pace_micros(min(lease_expires_at)))
-          FROM given HAVING count(*) > 0
-          """,
-          logger: logger)
-      }
+      _ = try? await withAnswerTimeout(limit) { try await client.query(statement, logger: logger) }
     }.value
   }
 

@@ -111,10 +111,16 @@ struct FleetPacerTests {
   @Test func waitUntilSettled_returnsOnceSendsAreFoldedNothingIsPendingAndAllIsDelivered() async throws {
     try await withFleet { client in
       let log = EmissionLog<String>()
+      let entered = EmissionLog<String>()
       let release = AsyncGate()
-      let pacer = FleetPacer(.throttle(for: .milliseconds(300)), name: "jobs", namespace: namespace, client: client) {
+      // A window long enough that the three sends fall in it even on a
+      // loaded machine (each send is a round trip).
+      let pacer = FleetPacer(.throttle(for: .seconds(2)), name: "jobs", namespace: namespace, client: client) {
         (emission: FleetEmission<String, String>) in
-        if emission.value == "c" { await release.wait() }
+        if emission.value == "c" {
+          entered.record(emission)
+          await release.wait()
+        }
         log.record(emission)
       }
       try await running(pacer) {
@@ -128,7 +134,8 @@ struct FleetPacerTests {
           returned.withLock { $0 = true }
         }
         _ = try await log.wait { $0.contains { $0.value == "a" } }
-        try await Task.sleep(for: .milliseconds(500))  // the window ended: "c" is in its handler
+        _ = try await entered.wait { !$0.isEmpty }  // the window ended: "c" is in its handler
+        try await Task.sleep(for: .milliseconds(100))  // a wrong early return has its chance
         #expect(log.all.map(\.value).filter { $0 != "x" } == ["a"], "c's handler still waits")
         #expect(!returned.withLock { $0 }, "not settled while c waits to be delivered")
         await release.open()

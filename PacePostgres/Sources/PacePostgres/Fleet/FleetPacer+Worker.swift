@@ -303,7 +303,10 @@ extension FleetPacer {
     for emission in handedOver {
       group.addTask { await self.deliver(emission) }
     }
-    let room = work.withLock { $0.claimRoom(configuration.maximumConcurrentDeliveries) }
+    let room = work.withLock { $0.reserveClaimRoom(configuration.maximumConcurrentDeliveries) }
+    // Released once what this round claimed is started (in `delivering`),
+    // or it failed or was cancelled.
+    defer { work.withLock { $0.reserved -= room } }
     let claimed: [FleetEmission<Key, Value>]
     do {
       // Started here, once the answer came: a lease that came after the time

@@ -311,7 +311,7 @@ struct FleetWorkState: Sendable {
   var workerRuns = false
   /// Set once the delivery loop stops: its rounds only remove what finished.
   var claimsNothing = false
-  /// Room that a fold in progress may lease into.
+  /// Room that a fold or a delivery round in progress may lease into.
   var reserved = 0
   /// Set once the fold loop has ended: no fold leases here any more.
   var foldEnded = false
@@ -325,10 +325,14 @@ struct FleetWorkState: Sendable {
     return room
   }
 
-  /// How many emissions a delivery round may claim: its room, counting the
-  /// finished ones it removes first, and not what a fold reserved.
-  func claimRoom(_ maximum: Int) -> Int {
-    claimsNothing ? 0 : max(0, maximum - delivering.count - ready.count - reserved + finished.count)
+  /// Reserves, and returns, how many emissions a delivery round may claim:
+  /// its room, counting the finished ones it removes first, and not what a
+  /// fold reserved. Reserved until the round's claims are in `delivering`:
+  /// a fold meanwhile cannot lease into the same room.
+  mutating func reserveClaimRoom(_ maximum: Int) -> Int {
+    let room = claimsNothing ? 0 : max(0, maximum - delivering.count - ready.count - reserved + finished.count)
+    reserved += room
+    return room
   }
 }
 

@@ -50,8 +50,9 @@ import Synchronization
 ///   nothing a new one would not, as memory does in a keyed pacer.
 ///
 /// Every process that sends should run the worker: it folds its own sends
-/// at once. A process that only sends (or sends before its worker starts)
-/// has its sends folded by a worker after ``FleetConfiguration/foldGrace``.
+/// within ``FleetConfiguration/foldDelay``. A process that only sends (or
+/// sends before its worker starts) has its sends folded by a worker after
+/// ``FleetConfiguration/foldGrace``.
 ///
 /// The value is stored as JSON: use a non-optional `Value` (a pending `nil`
 /// of an optional one reads back as no value).
@@ -120,6 +121,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
     configuration.answerTimeout = max(configuration.answerTimeout, .milliseconds(100))
     configuration.roundTimeout = max(configuration.roundTimeout, .seconds(1))
     configuration.foldGrace = max(configuration.foldGrace, .zero)
+    configuration.foldDelay = max(configuration.foldDelay, .zero)
     configuration.retryDelay = max(configuration.retryDelay, .zero)
     configuration.maximumConcurrentDeliveries = max(configuration.maximumConcurrentDeliveries, 1)
     configuration.foldBatchSize = max(configuration.foldBatchSize, 1)
@@ -160,7 +162,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
     counters.withLock { $0.sends += 1; $0.statements += 1 }
     clock.observe(instant)
     guard !configuration.pollsOnly else { return Date(micros: instant) }
-    // The worker folds this process's sends at once; without a worker they
+    // The worker folds this process's sends promptly; without a worker they
     // are due to the fleet after the fold grace, and nothing is kept here.
     if work.withLock({ state in state.workerRuns && state.sentKeys.insert(keyText).inserted }) { wake.poke() }
     return Date(micros: instant)

@@ -22,8 +22,7 @@
 // For the benchmark (PacePostgres/Benchmarks/fleet-compare): --duration-s D
 // sends to uniformly random keys for D seconds; --debounce-ms M makes every
 // key one trailing debounce; --floor does a bare upsert per send instead;
-// --polls-only makes the workers poll once a second, as job systems do;
-// --fold-delay-ms N sets FleetConfiguration.foldDelay (5 ms by default).
+// --polls-only makes the workers poll once a second, as job systems do.
 
 import FleetScenario
 import Foundation
@@ -54,7 +53,6 @@ struct Options {
   var durationSeconds: Double?
   var floor = false
   var pollsOnly = false
-  var foldDelayMilliseconds: Int?
   var migrate = false
 
   init(_ arguments: [String]) {
@@ -82,7 +80,6 @@ struct Options {
       case "--duration-s": durationSeconds = Double(value())
       case "--floor": floor = true
       case "--polls-only": pollsOnly = true
-      case "--fold-delay-ms": foldDelayMilliseconds = Int(value())
       case "--migrate": migrate = true
       default: fatalError("unknown argument \(argument)")
       }
@@ -137,7 +134,6 @@ let configuration = {
   configuration.keepsSendLog = options.durationSeconds == nil
   configuration.safetyPollInterval = .seconds(1)
   configuration.pollsOnly = options.pollsOnly
-  if let milliseconds = options.foldDelayMilliseconds { configuration.foldDelay = .milliseconds(milliseconds) }
   return configuration
 }()
 

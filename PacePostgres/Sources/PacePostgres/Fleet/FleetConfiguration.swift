@@ -22,18 +22,8 @@ public struct FleetConfiguration: Sendable, Hashable {
 
   /// How long after a send another process may fold it in, should the
   /// sending process go away first: the sending process's worker folds its
-  /// own sends within ``foldDelay``. 2 s by default.
+  /// own sends at once. 2 s by default.
   public var foldGrace: Duration = .seconds(2)
-
-  /// How long the worker lets this process's sends gather before it folds
-  /// them: a send that finds no fold pending here starts one this long
-  /// after, and the sends made meanwhile join it, one transaction for all.
-  /// A deadline that comes due meanwhile starts the fold at once. Longer
-  /// gathers fold more sends per transaction (more sends per second for the
-  /// database) and deliver a leading edge up to that much later; its
-  /// emission's instant is still its send's. 5 ms by default; zero folds
-  /// each send as soon as the worker is free.
-  public var foldDelay: Duration = .milliseconds(5)
 
   /// How often the worker looks for work that no notification told it
   /// about (a lost notification, a process that died before folding). It

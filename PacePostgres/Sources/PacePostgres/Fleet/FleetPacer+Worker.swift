@@ -22,13 +22,7 @@ extension FleetPacer {
       // A poke (this process's sends) needs a fold; the alarm (a deadline, a
       // lease, the safety poll, a notification, a failure) also a look at
       // the whole pacer, and a delivery round.
-      if await wake.wait() {
-        lookAround = true
-      } else if configuration.foldDelay > .zero, await wake.gather(for: configuration.foldDelay) {
-        // Only this process's sends woke it: they gather for the fold
-        // delay, unless a deadline comes due first.
-        lookAround = true
-      }
+      if await wake.wait() { lookAround = true }
       if work.withLock({ $0.stopping }) { break }
       guard !Task.isCancelled else { break }
       do {

@@ -50,9 +50,8 @@ import Synchronization
 ///   nothing a new one would not, as memory does in a keyed pacer.
 ///
 /// Every process that sends should run the worker: it folds its own sends
-/// within ``FleetConfiguration/foldDelay``. A process that only sends (or
-/// sends before its worker starts) has its sends folded by a worker after
-/// ``FleetConfiguration/foldGrace``.
+/// at once. A process that only sends (or sends before its worker starts)
+/// has its sends folded by a worker after ``FleetConfiguration/foldGrace``.
 ///
 /// The value is stored as JSON: use a non-optional `Value` (a pending `nil`
 /// of an optional one reads back as no value).
@@ -121,7 +120,6 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
     configuration.answerTimeout = max(configuration.answerTimeout, .milliseconds(100))
     configuration.roundTimeout = max(configuration.roundTimeout, .seconds(1))
     configuration.foldGrace = max(configuration.foldGrace, .zero)
-    configuration.foldDelay = max(configuration.foldDelay, .zero)
     configuration.retryDelay = max(configuration.retryDelay, .zero)
     configuration.maximumConcurrentDeliveries = max(configuration.maximumConcurrentDeliveries, 1)
     configuration.foldBatchSize = max(configuration.foldBatchSize, 1)

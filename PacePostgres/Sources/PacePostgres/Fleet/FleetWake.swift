@@ -69,22 +69,6 @@ final class FleetWake: Sendable {
     }
   }
 
-  /// Waits `delay`, or until the alarm rings if that is sooner, while
-  /// pokes come and go unheeded; then takes them (the round that follows
-  /// serves them all). Returns whether the alarm rang, as ``wait()`` does.
-  /// Cancellation ends it at once.
-  func gather(for delay: Duration) async -> Bool {
-    let end = ContinuousClock.now + delay
-    let until = state.withLock { state in state.alarm.map { min($0, end) } ?? end }
-    try? await Task.sleep(until: until, clock: .continuous)
-    return state.withLock { state in
-      state.poked = false
-      guard let alarm = state.alarm, alarm <= .now else { return false }
-      state.alarm = nil
-      return true
-    }
-  }
-
   private func startTimer(_ state: inout State) {
     state.timer?.cancel()
     state.timer = nil

@@ -294,16 +294,28 @@ extension FleetPacer {
         state.ready = []
         state.deliveryLooks = false
       }
+      // Out of `ready` and not yet in `delivering` until `startable` is
+      // done: their room stays reserved meanwhile, so that a fold cannot
+      // lease into it.
+      state.reserved += state.ready.count
       return (state.ready, state.deliveryLooks)
     }
     // Cancelled, it starts nothing: what is leased here goes back, uncounted,
     // when the worker ends (`releaseUnstartedLeases`).
-    guard !Task.isCancelled else { return 0 }
+    guard !Task.isCancelled else {
+      work.withLock { $0.reserved -= ready.count }
+      return 0
+    }
     let handedOver = startable(ready)
+    work.withLock { $0.reserved -= ready.count }
     for emission in handedOver {
       group.addTask { await self.deliver(emission) }
     }
-    let room = work.withLock { $0.reserveClaimRoom(configuration.maximumConcurrentDeliveries) }
+    let room = work.withLock { state in
+      // Only what this round can lease: the next emission of each key it
+      // finished, or, looking around, any; nothing if it makes no call.
+      state.reserveClaimRoom(configuration.maximumConcurrentDeliveries, lookingAround: looks)
+    }
     // Released once what this round claimed is started (in `delivering`),
     // or it failed or was cancelled.
     defer { work.withLock { $0.reserved -= room } }

@@ -160,7 +160,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
     counters.withLock { $0.sends += 1; $0.statements += 1 }
     clock.observe(instant)
     guard !configuration.pollsOnly else { return Date(micros: instant) }
-    // The worker folds this process's sends promptly; without a worker they
+    // The worker folds this process's sends at once; without a worker they
     // are due to the fleet after the fold grace, and nothing is kept here.
     if work.withLock({ state in state.workerRuns && state.sentKeys.insert(keyText).inserted }) { wake.poke() }
     return Date(micros: instant)
@@ -327,10 +327,13 @@ struct FleetWorkState: Sendable {
 
   /// Reserves, and returns, how many emissions a delivery round may claim:
   /// its room, counting the finished ones it removes first, and not what a
-  /// fold reserved. Reserved until the round's claims are in `delivering`:
-  /// a fold meanwhile cannot lease into the same room.
-  mutating func reserveClaimRoom(_ maximum: Int) -> Int {
-    let room = claimsNothing ? 0 : max(0, maximum - delivering.count - ready.count - reserved + finished.count)
+  /// fold reserved; when not `lookingAround`, no more than one for each
+  /// finished emission (the next of its key). Reserved until the round's
+  /// claims are in `delivering`: a fold meanwhile cannot lease into the
+  /// same room.
+  mutating func reserveClaimRoom(_ maximum: Int, lookingAround: Bool) -> Int {
+    var room = claimsNothing ? 0 : max(0, maximum - delivering.count - ready.count - reserved + finished.count)
+    if !lookingAround { room = min(room, finished.count) }
     reserved += room
     return room
   }

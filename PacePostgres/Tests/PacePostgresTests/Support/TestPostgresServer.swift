@@ -146,6 +146,13 @@ final class TestPostgresServer: Sendable {
     let spawned = posix_spawn(&pid, argv[0], &actions, nil, cArguments, environ)
     guard spawned == 0 else { throw Failure("posix_spawn \(argv[0]) failed: \(spawned)") }
     let child = pid
+    // A script that hangs is killed, and its output says where it was: a
+    // failure to read, not a test run that never ends.
+    let killer = Task {
+      try await Task.sleep(for: .seconds(90))
+      kill(child, SIGKILL)
+    }
+    defer { killer.cancel() }
 
     let status: Int32 = await withCheckedContinuation { continuation in
       // A thread of its own: `waitpid` blocks, and the test's threads are few.

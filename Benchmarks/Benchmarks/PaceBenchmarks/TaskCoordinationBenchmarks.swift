@@ -95,6 +95,26 @@ func registerTaskCoordinationBenchmarks() {
     "single-flight join", contenders: ["Pace SingleFlight", "actor with task dictionary"], callsPerRound: joiners,
     joinRounds)
 
+  // What the runtime charges a caller that can be cancelled while it waits:
+  // each Pace caller waits inside `withTaskCancellationHandler` (a cancelled
+  // caller stops waiting at once); the actor's callers do not (a cancelled
+  // one waits for the work). Beside it, the same async call bare.
+  let handler = Benchmark.Configuration(
+    metrics: [.wallClock], timeUnits: .nanoseconds, warmupIterations: 1, scalingFactor: .kilo,
+    maxDuration: .seconds(2), maxIterations: 50)
+  Benchmark("cancellation handler | withTaskCancellationHandler", configuration: handler) { benchmark in
+    var sum = 0
+    for index in benchmark.scaledIterations {
+      sum &+= await withTaskCancellationHandler { await asyncIdentity(index) } onCancel: { blackHole(0) }
+    }
+    blackHole(sum)
+  }
+  Benchmark("cancellation handler | bare async call", configuration: handler) { benchmark in
+    var sum = 0
+    for index in benchmark.scaledIterations { sum &+= await asyncIdentity(index) }
+    blackHole(sum)
+  }
+
   // Allocations per call, counted apart: the runs in turns time rounds, and a
   // malloc count needs the benchmark's own iterations.
   let mallocs = Benchmark.Configuration(
@@ -116,6 +136,10 @@ func registerTaskCoordinationBenchmarks() {
     }
   }
 }
+
+/// An async function the optimizer cannot see through.
+@inline(never)
+private func asyncIdentity(_ value: Int) async -> Int { value }
 
 /// Runs `call` from `callers` concurrent tasks, and waits for all of them.
 private func joinOnce(_ callers: Int, _ call: @escaping @Sendable () async throws -> Int) async throws {

@@ -486,12 +486,17 @@ extension FleetPacer {
   func listen() async {
     while !Task.isCancelled {
       do {
-        try await client.withConnection { connection in
-          try await connection.listen(on: self.namespace.name) { notifications in
-            // Whatever was said while not listening is found by a round now.
-            self.wake.poke()
-            for try await notification in notifications {
-              self.heard(notification.payload)
+        // Left behind when cancelled, never waited for: after a restart of
+        // the database, waiting for a connection may not heed cancellation,
+        // and the worker must still stop.
+        try await withAnswerTimeout(nil) { [client, namespace] in
+          try await client.withConnection { connection in
+            try await connection.listen(on: namespace.name) { notifications in
+              // Whatever was said while not listening is found by a round now.
+              self.wake.poke()
+              for try await notification in notifications {
+                self.heard(notification.payload)
+              }
             }
           }
         }
@@ -523,13 +528,18 @@ extension FleetPacer {
       let ids = work.withLock { Array($0.delivering) }
       guard !ids.isEmpty else { continue }
       do {
-        try await client.query(
-          """
-          UPDATE \(unescaped: ns).outbox
-          SET lease_expires_at = \(unescaped: ns).pace_now() + \(configuration.lease.microseconds) * interval '1 microsecond'
-          WHERE id = ANY(\(ids)) AND lease_owner = \(owner)
-          """,
-          logger: logger)
+        // Bounded, as every round is: a renewal that never answers must not
+        // hold the worker's stop.
+        let (client, logger, owner, lease) = (client, logger, owner, configuration.lease)
+        _ = try await withAnswerTimeout(configuration.roundTimeout) {
+          try await client.query(
+            """
+            UPDATE \(unescaped: ns).outbox
+            SET lease_expires_at = \(unescaped: ns).pace_now() + \(lease.microseconds) * interval '1 microsecond'
+            WHERE id = ANY(\(ids)) AND lease_owner = \(owner)
+            """,
+            logger: logger)
+        }
         counters.withLock { $0.statements += 1 }
       } catch {
         logger.warning("Fleet leases not renewed", metadata: ["error": "\(String(reflecting: error))"])

@@ -29,7 +29,7 @@ struct PaceSchemaTests {
       #expect(
         objects == [
           "emission_id S", "keys r", "keys_due i", "keys_pkey i", "outbox r", "outbox_key_order i", "outbox_leases i",
-          "outbox_pkey i", "pace_apply()", "pace_claim()", "pace_instant()", "pace_micros()", "pace_now()", "pace_send()",
+          "outbox_pkey i", "pace_apply()", "pace_claim()", "pace_instant()", "pace_lease_first()", "pace_micros()", "pace_now()", "pace_send()",
           "pace_settle()", "schema_version r", "schema_version_pkey i", "send_log r", "send_log_pkey i", "sends r",
           "sends_id_seq S", "sends_key_order i", "sends_pkey i",
         ])
@@ -190,7 +190,7 @@ struct PaceSchemaTests {
         """, on: client)
       let otherClock = try Regex(
         #"(?i)(^|[^a-z_])(now|statement_timestamp|transaction_timestamp|current_timestamp|localtimestamp|timeofday)\b"#)
-      #expect(definitions.count == 14)  // 7 column defaults (keys.pending's included) and the bodies of the 7 functions
+      #expect(definitions.count == 15)  // 7 column defaults (keys.pending's included) and the bodies of the 8 functions
       #expect("DEFAULT now()".contains(otherClock) && !"fleet.pace_now()".contains(otherClock))
       #expect(definitions.filter { $0.contains(otherClock) } == [])
       // A send's instant is that clock's, read once the key is locked, not the transaction's start.
@@ -226,6 +226,50 @@ struct PaceSchemaTests {
         try await strings(
           "SELECT cycle::text FROM pg_sequences WHERE schemaname = 'fleet' AND sequencename = 'emission_id'",
           on: client) == ["false"])
+    }
+  }
+
+  @Test func lookAround_claimsTheFirstFreeRowOfEachKey_oldestFirst_andNoMoreThanItsRoom() async throws {
+    try await withDatabase { client in
+      try await schema.migrate(on: client)
+      // id: key, lease. c's first row is another's (unexpired): its line waits.
+      // e's first row's lease expired: it is free again.
+      try await client.query(
+        """
+        INSERT INTO fleet.outbox (id, pacer, key, value, emitted_at, lease_owner, lease_expires_at)
+        SELECT id, 'mail', key, '"v"', fleet.pace_now(), owner, fleet.pace_now() + ahead * interval '1 hour'
+        FROM (VALUES (1, 'a', NULL, NULL), (2, 'b', NULL, NULL), (3, 'a', NULL, NULL), (4, 'c', 'other', 1),
+                     (5, 'd', NULL, NULL), (6, 'c', NULL, NULL), (7, 'e', 'gone', -1), (8, 'b', NULL, NULL))
+          AS r(id, key, owner, ahead)
+        """)
+      func lookAround(_ owner: String, room: Int) async throws -> [String] {
+        try await strings(
+          "SELECT o_id::text FROM fleet.pace_settle('mail', \(owner), '{}', interval '1 minute', \(room), true)",
+          on: client)
+      }
+      #expect(try await lookAround("me", room: 3) == ["1", "2", "5"])
+      #expect(try await lookAround("you", room: 10) == ["7"])
+      #expect(try await lookAround("you", room: 10) == [])
+    }
+  }
+
+  @Test func lookAround_overThousandsOfWaitingRowsOfAYoungTable_claimsTheOldestHeads() async throws {
+    try await withDatabase { client in
+      try await schema.migrate(on: client)
+      // Never analyzed, as a young outbox is: the search must not depend on
+      // statistics (an anti-join planned on them took a second here).
+      try await client.query(
+        """
+        INSERT INTO fleet.outbox (id, pacer, key, value, emitted_at)
+        SELECT g, 'mail', 'k' || (g % 3000), '"v"', fleet.pace_now() FROM generate_series(1, 4000) g
+        """)
+      let claimed = try await strings(
+        "SELECT o_id::text FROM fleet.pace_settle('mail', 'me', '{}', interval '1 minute', 16, true)", on: client)
+      #expect(claimed == (1...16).map(String.init))
+      let behind = try await strings(
+        "SELECT count(*)::text FROM fleet.pace_settle('mail', 'you', '{}', interval '1 minute', 4000, true)",
+        on: client)
+      #expect(behind == ["2984"])  // every other key's first row; none behind one
     }
   }
 

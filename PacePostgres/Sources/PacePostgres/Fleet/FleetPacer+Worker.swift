@@ -32,21 +32,22 @@ extension FleetPacer {
           // Every round is bounded: a call the database never answers (a
           // connection cut mid-transaction) fails the round, and the next
           // one runs on a new connection.
-          // Room for the emissions the fold may lease here, reserved until
-          // its outcome is handed over, or the round failed or ran out of
-          // time (a round that answers later cannot hold it for ever).
-          let room = work.withLock { $0.reserveDeliveryRoom(configuration.maximumConcurrentDeliveries) }
+          // The room the fold leases into is reserved only once it knows
+          // its emissions, and until its outcome is handed over, or the round
+          // failed or ran out of time (a round that answers later cannot
+          // hold it for ever, nor reserve any more).
+          let round = work.withLock { $0.beginFoldRound() }
           let outcome: FoldOutcome
           do {
             outcome = try await withAnswerTimeout(configuration.roundTimeout) {
-              try await self.foldRound(reservedRoom: room)
+              try await self.foldRound(round)
             }
           } catch {
-            work.withLock { $0.reserved -= room }
+            work.withLock { $0.endFoldRound(round) }
             throw error
           }
           work.withLock { state in
-            state.reserved -= room
+            state.endFoldRound(round)
             state.ready += outcome.leased
             state.deliveryLooks = state.deliveryLooks || outcome.waiting
           }
@@ -200,7 +201,7 @@ extension FleetPacer {
 
   /// Claims up to a batch of keys (this process's sends first, then due
   /// ones), folds them and writes the result back in one transaction.
-  func foldRound(reservedRoom room: Int) async throws -> FoldOutcome {
+  func foldRound(_ round: UInt64) async throws -> FoldOutcome {
     let mine = work.withLock { state -> [String] in
       let keys = Array(state.sentKeys.prefix(configuration.foldBatchSize))
       state.sentKeys.subtract(keys)
@@ -208,7 +209,7 @@ extension FleetPacer {
     }
     do {
       return try await client.withTransaction(logger: logger) { connection in
-        try await self.fold(mine, reservedRoom: room, on: connection)
+        try await self.fold(mine, round: round, on: connection)
       }
     } catch {
       // Not folded: this process still owes those keys a fold.
@@ -217,7 +218,7 @@ extension FleetPacer {
     }
   }
 
-  private func fold(_ mine: [String], reservedRoom: Int, on connection: PostgresConnection) async throws -> FoldOutcome {
+  private func fold(_ mine: [String], round: UInt64, on connection: PostgresConnection) async throws -> FoldOutcome {
     let ns = namespace.quoted
     let rows = try await connection.query(
       "SELECT c_key, c_state, c_ids, c_values, c_sent, c_now FROM \(unescaped: ns).pace_claim(\(name), \(mine), \(configuration.foldBatchSize))",
@@ -248,7 +249,11 @@ extension FleetPacer {
     }
     // Emissions first in their key's line are leased here at once, as many
     // as the delivery loop has room for; they need no claim of their own.
-    let room = reservedRoom
+    // At most one a key can lead its line.
+    let leaders = Set(result.emissions.map(\.key)).count
+    let room = work.withLock {
+      $0.reserveFoldRoom(configuration.maximumConcurrentDeliveries, wanted: leaders, round: round)
+    }
     let applied = try await connection.query(
       """
       SELECT o_id, o_key, o_value, o_emitted, o_leased, o_behind FROM \(unescaped: ns).pace_apply(\(name),

@@ -313,16 +313,48 @@ struct FleetWorkState: Sendable {
   var claimsNothing = false
   /// Room that a fold or a delivery round in progress may lease into.
   var reserved = 0
+  /// The fold round in progress, and the room it reserved (part of
+  /// `reserved`), until the fold loop ends it.
+  var foldRound: (number: UInt64, reserved: Int)?
+  /// How many fold rounds began: tells a round from a later one.
+  var foldRounds: UInt64 = 0
   /// Set once the fold loop has ended: no fold leases here any more.
   var foldEnded = false
   var schemaChecked = false
 
-  /// Reserves, and returns, the room a fold may lease into: the delivery
-  /// loop's room, none once it claims nothing.
-  mutating func reserveDeliveryRoom(_ maximum: Int) -> Int {
-    let room = claimsNothing ? 0 : max(0, maximum - delivering.count - ready.count - reserved)
+  /// Room no handler, leased emission or reservation takes; below zero
+  /// while finished handlers still count.
+  private func freeRoom(_ maximum: Int) -> Int {
+    maximum - delivering.count - ready.count - reserved
+  }
+
+  /// A fold round begins: it has reserved nothing yet.
+  mutating func beginFoldRound() -> UInt64 {
+    foldRounds += 1
+    foldRound = (foldRounds, 0)
+    return foldRounds
+  }
+
+  /// Reserves, and returns, the room fold round `number` may lease into:
+  /// at most `wanted` (as many emissions as may lead their keys' lines), as
+  /// late as it knows them, so that a fold that emits nothing (most folds of
+  /// a process's own sends) never holds room a delivery round needs. None
+  /// once the round was ended (it ran out of time and answered late).
+  mutating func reserveFoldRoom(_ maximum: Int, wanted: Int, round number: UInt64) -> Int {
+    guard foldRound?.number == number, !claimsNothing else { return 0 }
+    let room = max(0, min(wanted, freeRoom(maximum)))
     reserved += room
+    foldRound?.reserved += room
     return room
+  }
+
+  /// Fold round `number` ended, however it ended: its room is released.
+  /// Called with what it leased added to `ready` in the same lock, so that
+  /// the room is never free and taken at once.
+  mutating func endFoldRound(_ number: UInt64) {
+    guard let round = foldRound, round.number == number else { return }
+    reserved -= round.reserved
+    foldRound = nil
   }
 
   /// Reserves, and returns, how many emissions a delivery round may claim:
@@ -332,7 +364,7 @@ struct FleetWorkState: Sendable {
   /// claims are in `delivering`: a fold meanwhile cannot lease into the
   /// same room.
   mutating func reserveClaimRoom(_ maximum: Int, lookingAround: Bool) -> Int {
-    var room = claimsNothing ? 0 : max(0, maximum - delivering.count - ready.count - reserved + finished.count)
+    var room = claimsNothing ? 0 : max(0, freeRoom(maximum) + finished.count)
     if !lookingAround { room = min(room, finished.count) }
     reserved += room
     return room

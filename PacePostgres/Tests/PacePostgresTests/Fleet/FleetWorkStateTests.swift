@@ -15,16 +15,17 @@ import Testing
     let claim = state.reserveClaimRoom(4, lookingAround: true)
     #expect(claim == 3)
     // A fold starts while the claim's statement is in flight.
-    #expect(state.reserveDeliveryRoom(4) == 0)
+    let round = state.beginFoldRound()
+    #expect(state.reserveFoldRoom(4, wanted: 4, round: round) == 0)
   }
 
   @Test func foldInFlight_claimRoundGetsOnlyWhatIsLeft() {
     var state = FleetWorkState()
-    let fold = state.reserveDeliveryRoom(2)
-    #expect(fold == 2)
+    let round = state.beginFoldRound()
+    #expect(state.reserveFoldRoom(2, wanted: 3, round: round) == 2)
     #expect(state.reserveClaimRoom(2, lookingAround: true) == 0)
     // The fold leased one and handed it over; its reservation ends.
-    state.reserved -= fold
+    state.endFoldRound(round)
     state.ready = [LeasedEmission(id: 7, key: "k", value: "1", emittedMicros: 0, delivery: 1)]
     #expect(state.reserveClaimRoom(2, lookingAround: true) == 1)
   }
@@ -35,7 +36,7 @@ import Testing
     state.finished = [1, 2]
     #expect(state.reserveClaimRoom(2, lookingAround: true) == 2)
     // Until that round's statement answers, no fold leases into that room.
-    #expect(state.reserveDeliveryRoom(2) == 0)
+    #expect(state.reserveFoldRoom(2, wanted: 2, round: state.beginFoldRound()) == 0)
   }
 
   @Test func notLookingAround_reservesOnlyForTheNextOfEachFinishedKey() {
@@ -44,7 +45,7 @@ import Testing
     state.finished = [1]
     #expect(state.reserveClaimRoom(8, lookingAround: false) == 1)
     // The rest stays free for a fold meanwhile.
-    #expect(state.reserveDeliveryRoom(8) == 5)
+    #expect(state.reserveFoldRoom(8, wanted: 8, round: state.beginFoldRound()) == 5)
   }
 
   @Test func notLookingAroundWithNothingFinished_reservesNothing() {
@@ -57,7 +58,42 @@ import Testing
     var state = FleetWorkState()
     state.claimsNothing = true
     #expect(state.reserveClaimRoom(8, lookingAround: true) == 0)
-    #expect(state.reserveDeliveryRoom(8) == 0)
+    #expect(state.reserveFoldRoom(8, wanted: 8, round: state.beginFoldRound()) == 0)
+    #expect(state.reserved == 0)
+  }
+
+  @Test func foldThatEmitsNothing_reservesNothing_soADeliveryRoundFindsItsRoom() {
+    // Most folds are of a process's own sends, which start a debounce and
+    // emit nothing: while one is in flight, a delivery round keeps its room.
+    var state = FleetWorkState()
+    let round = state.beginFoldRound()
+    #expect(state.reserveFoldRoom(16, wanted: 0, round: round) == 0)
+    #expect(state.reserveClaimRoom(16, lookingAround: true) == 16)
+  }
+
+  @Test func foldReservesNoMoreThanItsEmissionsCanLead() {
+    var state = FleetWorkState()
+    let round = state.beginFoldRound()
+    #expect(state.reserveFoldRoom(16, wanted: 3, round: round) == 3)
+    #expect(state.reserveClaimRoom(16, lookingAround: true) == 13)
+  }
+
+  @Test func endedFoldRound_releasesItsRoom_andALateAnswerReservesNoMore() {
+    var state = FleetWorkState()
+    let round = state.beginFoldRound()
+    #expect(state.reserveFoldRoom(4, wanted: 2, round: round) == 2)
+    #expect(state.reserveFoldRoom(4, wanted: 1, round: round) == 1)
+    // The round ran out of time: the loop ends it, and a next one begins.
+    state.endFoldRound(round)
+    #expect(state.reserved == 0)
+    let next = state.beginFoldRound()
+    // The late round's answer comes now: it gets nothing, and ending it
+    // again releases nothing of the next round's.
+    #expect(state.reserveFoldRoom(4, wanted: 4, round: round) == 0)
+    #expect(state.reserveFoldRoom(4, wanted: 1, round: next) == 1)
+    state.endFoldRound(round)
+    #expect(state.reserved == 1)
+    state.endFoldRound(next)
     #expect(state.reserved == 0)
   }
 }

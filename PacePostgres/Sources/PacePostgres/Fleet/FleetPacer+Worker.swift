@@ -39,7 +39,7 @@ extension FleetPacer {
           let round = work.withLock { $0.beginFoldRound() }
           let outcome: FoldOutcome
           do {
-            outcome = try await withAnswerTimeout(configuration.roundTimeout) {
+            outcome = try await withAnswerTimeout(configuration.roundTimeout, counting: calls) {
               try await self.foldRound(round)
             }
           } catch {
@@ -60,7 +60,7 @@ extension FleetPacer {
           // delivery loop looks around too.
           work.withLock { $0.deliveryLooks = true }
           deliveryWake.poke()
-          try await withAnswerTimeout(configuration.roundTimeout) { try await self.setAlarm() }
+          try await withAnswerTimeout(configuration.roundTimeout, counting: calls) { try await self.setAlarm() }
           lookAround = false
         }
         logger.trace("Fleet fold round", metadata: ["leased": "\(leasedHere)", "took": "\(ContinuousClock.now - roundStart)"])
@@ -94,9 +94,8 @@ extension FleetPacer {
   /// Then, on a graceful shutdown, it claims nothing more and lets the
   /// handlers that run finish, for at most a lease (a database that is away
   /// meanwhile is tried again, less and less often). When cancelled, the
-  /// handlers are cancelled and give their leases back as they end. Last,
-  /// what finished is removed from the outbox, outside the cancellation;
-  /// what could not be is delivered again once its lease expires.
+  /// handlers are cancelled and give their leases back as they end. The
+  /// worker then ends with ``giveBackWhatIsLeft()``.
   func deliveryLoop() async {
     await withDiscardingTaskGroup { handlers in
       var failures = 0
@@ -131,13 +130,19 @@ extension FleetPacer {
       // Cancelled or out of time: the group waits for the handlers, which
       // are cancelled if the task is.
     }
-    // Outside the cancellation: what finished is removed; then every lease
-    // this worker still holds (a fold's that no handler started, a round's
-    // whose answer came after its time limit or its cancellation) is given
-    // back, uncounted, for the fleet to take at once.
+  }
+
+  /// The worker's last step, once its loops have ended, outside the
+  /// cancellation: calls left behind (by the cancellation, or a time limit)
+  /// may still commit, and lease here, so it first waits for them, at most
+  /// `answerTimeout`. Then what finished is removed, and every lease this
+  /// worker still holds (a fold's that no handler started, a left-behind
+  /// round's) is given back, uncounted, for the fleet to take at once.
+  func giveBackWhatIsLeft() async {
     work.withLock { $0.ready = [] }
     let limit = configuration.answerTimeout
     await Task { [self] in
+      await calls.waitUntilNone(before: .now + limit)
       _ = try? await withAnswerTimeout(limit) { try await self.settle(claiming: 0, lookingAround: false) }
     }.value
     await releaseUnstartedLeases()
@@ -328,7 +333,7 @@ extension FleetPacer {
     do {
       // Started here, once the answer came: a lease that came after the time
       // limit is given back when the worker stops, or expires.
-      let leased = try await withAnswerTimeout(configuration.roundTimeout) {
+      let leased = try await withAnswerTimeout(configuration.roundTimeout, counting: calls) {
         try await self.settle(claiming: room, lookingAround: looks)
       }
       guard !Task.isCancelled else { return handedOver.count }
@@ -536,7 +541,7 @@ extension FleetPacer {
         // Bounded, as every round is: a renewal that never answers must not
         // hold the worker's stop.
         let (client, logger, owner, lease) = (client, logger, owner, configuration.lease)
-        _ = try await withAnswerTimeout(configuration.roundTimeout) {
+        _ = try await withAnswerTimeout(configuration.roundTimeout, counting: calls) {
           try await client.query(
             """
             UPDATE \(unescaped: ns).outbox

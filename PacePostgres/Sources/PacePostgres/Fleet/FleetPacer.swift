@@ -81,6 +81,8 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
   let deliveryWake = FleetWake()
   let clock = DatabaseClock()
   let work = Mutex(FleetWorkState())
+  /// The worker's database calls that may still run: its end waits for them.
+  let calls = CallsInFlight()
   package let counters = Mutex(FleetCounters())
 
   /// Creates a fleet pacer; run ``run()`` (or add it to a `ServiceGroup`)
@@ -203,6 +205,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
     } onGracefulShutdown: {
       self.shutDownGracefully()
     }
+    await giveBackWhatIsLeft()
     logger.debug("Fleet worker stops", metadata: ["owner": "\(owner)"])
   }
 

@@ -43,17 +43,25 @@ struct AnswerTimeout: Error {
 /// Runs `operation`, and throws `AnswerTimeout` when it has not returned
 /// within `limit` (never, when `limit` is nil), or `CancellationError` as
 /// soon as the caller is cancelled: then it is cancelled and left to end on
-/// its own, never waited for. (A task group would wait for it, and a
+/// its own, never waited for here. (A task group would wait for it, and a
 /// database call that does not answer, such as one waiting for a pool
-/// that no longer connects, may not heed its cancellation at all.)
+/// that no longer connects, may not heed its cancellation at all.) When
+/// `calls` is given, the operation counts among them until it ends, so that
+/// the one who must can wait for it.
 func withAnswerTimeout<Answer: Sendable>(
-  _ limit: Duration?, _ operation: @escaping @Sendable () async throws -> Answer
+  _ limit: Duration?, counting calls: CallsInFlight? = nil,
+  _ operation: @escaping @Sendable () async throws -> Answer
 ) async throws -> Answer {
   let race = AnswerRace<Answer>()
   return try await withTaskCancellationHandler {
     try await withCheckedThrowingContinuation { continuation in
       race.start(continuation)
-      race.attach(Task { race.finish(with: await Result<Answer, any Error>.capture(operation)) })
+      calls?.begin()
+      race.attach(
+        Task {
+          defer { calls?.end() }
+          race.finish(with: await Result<Answer, any Error>.capture(operation))
+        })
       if let limit {
         race.attach(Task {
           try? await Task.sleep(for: limit)

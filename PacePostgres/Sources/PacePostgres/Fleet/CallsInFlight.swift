@@ -12,33 +12,55 @@ import Synchronization
 /// lease. So the worker's end waits for them before it gives its leases
 /// back, or what they lease would stay leased to a worker that is gone.
 final class CallsInFlight: Sendable {
-  private let count = Mutex(0)
-  private let drained = FleetWake()
+  private struct State {
+    var running = 0
+    var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+    var nextWaiter: UInt64 = 0
+  }
+
+  private let state = Mutex(State())
 
   /// A call begins: counted before it is sent.
   func begin() {
-    count.withLock { $0 += 1 }
+    state.withLock { $0.running += 1 }
   }
 
   /// A call ended, however it ended.
   func end() {
-    let none = count.withLock { count -> Bool in
-      count -= 1
-      return count == 0
+    let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+      state.running -= 1
+      guard state.running == 0 else { return [] }
+      defer { state.waiters = [:] }
+      return Array(state.waiters.values)
     }
-    if none { drained.poke() }
+    for waiter in waiters { waiter.resume() }
   }
 
   /// How many calls run now.
-  var running: Int { count.withLock { $0 } }
+  var running: Int { state.withLock { $0.running } }
 
-  /// Returns once no call runs, or at `deadline`, whichever comes first.
-  /// One waiter at a time (the worker's end), not cancelled (a cancelled
-  /// wait would return at once).
-  func waitUntilNone(before deadline: ContinuousClock.Instant) async {
-    drained.wake(at: deadline)
-    while running > 0, ContinuousClock.now < deadline {
-      await drained.wait()
+  /// Returns once no call runs, or once `limit` has passed, or the task is
+  /// cancelled, whichever comes first.
+  func waitUntilNone(within limit: Duration) async {
+    _ = try? await withAnswerTimeout(limit) { await self.untilNone() }
+  }
+
+  private func untilNone() async {
+    let id = state.withLock { state -> UInt64 in
+      state.nextWaiter += 1
+      return state.nextWaiter
+    }
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        let now = state.withLock { state -> Bool in
+          if state.running == 0 || Task.isCancelled { return true }
+          state.waiters[id] = continuation
+          return false
+        }
+        if now { continuation.resume() }
+      }
+    } onCancel: {
+      state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
     }
   }
 }

@@ -142,7 +142,7 @@ extension FleetPacer {
     work.withLock { $0.ready = [] }
     let limit = configuration.answerTimeout
     await Task { [self] in
-      await calls.waitUntilNone(before: .now + limit)
+      await calls.waitUntilNone(within: limit)
       _ = try? await withAnswerTimeout(limit) { try await self.settle(claiming: 0, lookingAround: false) }
     }.value
     await releaseUnstartedLeases()

@@ -180,9 +180,14 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
   /// committed is taken up where it was left.
   ///
   /// On a graceful shutdown it stops claiming, lets the handlers that run
-  /// finish, and returns. When cancelled, it cancels the handlers that run
-  /// and releases their leases, so that another process delivers their
-  /// emissions at once.
+  /// finish (for at most a ``FleetConfiguration/lease``), and returns. When
+  /// cancelled, it cancels the handlers that run and releases their leases,
+  /// so that another process delivers their emissions at once. Either way it
+  /// last waits for its calls that are still under way (a statement already
+  /// sent may still lease here), for at most
+  /// ``FleetConfiguration/answerTimeout``, and gives back every lease it
+  /// still holds; a lease that such a call takes after that is delivered by
+  /// another process once it expires.
   public func run() async throws {
     // Set before the schema is checked: a send meanwhile is this worker's to fold.
     work.withLock { state in

@@ -94,11 +94,25 @@ struct FleetFailureTests {
         try await Task.sleep(for: .milliseconds(30))
         log.record(emission)
       }
+      // This test has hung, rarely, under load, until its time limit, with no
+      // clue of where: past two minutes, it says where it and the worker are.
+      let phase = Mutex("sending")
+      let watchdog = Task {
+        try await Task.sleep(for: .seconds(120))
+        let worker = pacer.work.withLock {
+          "stopping \($0.stopping), fold ended \($0.foldEnded), delivering \($0.delivering.count), ready \($0.ready.count), reserved \($0.reserved), unfolded keys \($0.sentKeys.count)"
+        }
+        print(
+          "server restart mid-run, still running after 120 s: \(phase.withLock { $0 }); worker: \(worker); calls under way: \(pacer.calls.running); \(pacer.counters.withLock { $0 })"
+        )
+      }
+      defer { watchdog.cancel() }
       var failedSends = 0
       try await running(pacer) {
         var random = ScenarioRandom(seed: 41)
         var restart: Task<Void, any Error>?
         for n in 0..<600 {
+          phase.withLock { $0 = "sending \(n) of 600" }
           // The restart cuts in while sends, folds and handlers are under way.
           if n == 300 { restart = Task { try await server.restart() } }
           do {
@@ -110,10 +124,14 @@ struct FleetFailureTests {
           }
           if n % 20 == 0 { try await Task.sleep(for: .milliseconds(Int64(random.next() % 200))) }
         }
+        phase.withLock { $0 = "waiting for the restart to end" }
         try await restart?.value
         // Everything committed comes out, the leases cut off by the restart included.
+        phase.withLock { $0 = "waiting until the namespace is idle" }
         try await waitUntilIdle(client)
+        phase.withLock { $0 = "stopping the worker gracefully" }
       }
+      phase.withLock { $0 = "checking" }
       #expect(try await postmasterStart(client) > startedBefore, "the server restarted")
       let deliveries = log.all
       var firstDelivery: [Int64: EmissionLog<String>.Entry] = [:]

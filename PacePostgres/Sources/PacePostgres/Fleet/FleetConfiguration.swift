@@ -42,11 +42,11 @@ public struct FleetConfiguration: Sendable, Hashable {
   /// again (by any process). 1 s by default.
   public var retryDelay: Duration = .seconds(1)
 
-  /// How long a send waits for the database to answer (the first one also
-  /// for the check of the namespace's schema, as does the worker's start)
-  /// before it throws a ``FleetPacerError``: a database that is away is an
-  /// error, not a hang. Also the most a stopping worker waits for its calls
-  /// still under way. 10 s by default.
+  /// How long the first send and the worker's start wait for the database
+  /// to answer (when they check the namespace's schema) before they throw a
+  /// ``FleetPacerError``: a database that is away at start is an error, not
+  /// a hang. Also the most a stopping worker waits for its calls still under
+  /// way. 10 s by default.
   public var answerTimeout: Duration = .seconds(10)
 
   /// The longest one round of the worker (a fold, a delivery round) may

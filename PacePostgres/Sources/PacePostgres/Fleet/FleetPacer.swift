@@ -139,32 +139,23 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
   /// Returns once the send is committed, with its instant. The policy takes
   /// it in at that instant, whichever process folds it and when.
   ///
-  /// - Throws: ``FleetPacerError``, for an error of the database or the
-  ///   connection, or no answer within
-  ///   ``FleetConfiguration/answerTimeout``; the send was then not recorded
-  ///   (or, when the connection broke or the answer came too late after the
-  ///   commit, may have been: a send is not idempotent).
+  /// - Throws: Errors of the database or the connection; the send was then
+  ///   not recorded (or, when the connection broke after the commit, may
+  ///   have been: a send is not idempotent).
   @discardableResult
   public func send(_ value: Value, for key: Key) async throws -> Date {
     let json = String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
     let ns = namespace.quoted
     let keyText = key.description
     try await checkSchema()
-    let instant: Int64
+    var instant: Int64 = 0
     do {
-      // Bounded: a pool that no longer connects (a restart, a network cut)
-      // answers with an error, never a send that waits for ever.
-      let (client, logger, name, grace) = (client, logger, name, configuration.foldGrace.microseconds)
-      instant = try await withAnswerTimeout(configuration.answerTimeout) {
-        let rows = try await client.query(
-          """
-          SELECT \(unescaped: ns).pace_send(\(name), \(keyText), \(json)::jsonb, \(grace) * interval '1 microsecond')
-          """,
-          logger: logger)
-        var instant: Int64 = 0
-        for try await micros in rows.decode(Int64.self) { instant = micros }
-        return instant
-      }
+      let rows = try await client.query(
+        """
+        SELECT \(unescaped: ns).pace_send(\(name), \(keyText), \(json)::jsonb, \(configuration.foldGrace.microseconds) * interval '1 microsecond')
+        """,
+        logger: logger)
+      for try await micros in rows.decode(Int64.self) { instant = micros }
     } catch {
       throw FleetPacerError(namespace: namespace, pacer: name, doing: "send", error: error)
     }

@@ -179,8 +179,8 @@ enum FleetStatements {
       // for. One call; each step sees the ones before.
       //
       // The look around goes row by row, each key's first row found through
-      // the key's index, and each key tried once: a plan that cannot turn
-      // quadratic. (An anti-join of
+      // the key's index, and a key whose line is held tried once: a plan
+      // that cannot turn quadratic. (An anti-join of
       // the outbox with itself could, on a young table whose statistics say
       // it is empty: a second for 4,000 waiting rows, and a backlog that grows
       // as it slows.)
@@ -194,7 +194,7 @@ enum FleetStatements {
         leased bigint := 0;
         n bigint;
         candidate record;
-        met text[] := '{}';
+        held text[] := '{}';
       BEGIN
         FOR k IN SELECT DISTINCT o.key FROM \(unescaped: ns).outbox o
                  WHERE o.id = ANY(done) AND o.lease_owner = owner ORDER BY 1 LOOP
@@ -219,13 +219,14 @@ enum FleetStatements {
                  WHERE o.pacer = p AND (o.lease_expires_at IS NULL OR o.lease_expires_at <= \(unescaped: ns).pace_now())
                  ORDER BY o.id LOOP
           EXIT WHEN leased >= lim;
-          -- A key met before leads with an earlier row (leased, locked, or
-          -- just leased here): none of its later rows can.
-          CONTINUE WHEN candidate.key = ANY(met);
-          met := met || candidate.key;
+          -- A key whose line is held (its first row leased elsewhere, or
+          -- locked) is tried once: none of its later rows can lead. Few are:
+          -- no more than the emissions leased across the fleet.
+          CONTINUE WHEN candidate.key = ANY(held);
           RETURN QUERY SELECT * FROM \(unescaped: ns).pace_lease_first(p, candidate.key, candidate.id, owner, lease);
           GET DIAGNOSTICS n = ROW_COUNT;
           leased := leased + n;
+          IF n = 0 THEN held := held || candidate.key; END IF;
         END LOOP;
       END $$
       """,

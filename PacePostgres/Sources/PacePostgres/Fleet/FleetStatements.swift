@@ -180,10 +180,9 @@ enum FleetStatements {
       //
       // The look around goes row by row, each key's first row found through
       // the key's index, and a key whose line is held tried once: a plan
-      // that cannot turn quadratic. (An anti-join of
-      // the outbox with itself could, on a young table whose statistics say
-      // it is empty: a second for 4,000 waiting rows, and a backlog that grows
-      // as it slows.)
+      // that cannot turn quadratic. (An anti-join of the outbox with itself
+      // could, on a young table whose statistics say it is empty: a second
+      // for 4,000 waiting rows, and a backlog that grows as it slows.)
       """
       CREATE FUNCTION \(unescaped: ns).pace_settle(p text, owner text, done bigint[], lease interval, lim bigint, look boolean)
         RETURNS TABLE (o_removed boolean, o_id bigint, o_key text, o_value text, o_emitted bigint, o_deliveries integer)

@@ -45,6 +45,9 @@ enum FleetStatements {
       // locked or skipped; then the instant; then their states and sends.
       // Keys are looked up one by one, on the primary key: a plan that
       // cannot go wrong on a young table whose statistics say it is empty.
+      // Due keys are those due by an instant read before the search, a
+      // bound the index can stop at (a volatile `pace_now()` in the filter
+      // made every search walk every key of the pacer with a deadline).
       """
       CREATE FUNCTION \(unescaped: ns).pace_claim(p text, mine text[], lim bigint)
         RETURNS TABLE (c_key text, c_state text, c_ids bigint[], c_values text[], c_sent bigint[], c_now bigint)
@@ -52,17 +55,21 @@ enum FleetStatements {
       DECLARE
         k text;
         claimed text[] := '{}';
-        due text[];
+        due text[] := '{}';
+        due_by timestamptz;
         instant timestamptz;
       BEGIN
         FOREACH k IN ARRAY coalesce(mine, '{}') LOOP
           PERFORM FROM \(unescaped: ns).keys x WHERE x.pacer = p AND x.key = k FOR UPDATE SKIP LOCKED;
           IF FOUND THEN claimed := claimed || k; END IF;
         END LOOP;
-        SELECT coalesce(array_agg(c.key), '{}') INTO due FROM (
-          SELECT x.key FROM \(unescaped: ns).keys x
-          WHERE x.pacer = p AND x.due_at <= \(unescaped: ns).pace_now() AND NOT (x.key = ANY(claimed))
-          ORDER BY x.due_at LIMIT greatest(lim - cardinality(claimed), 0) FOR UPDATE SKIP LOCKED) c;
+        IF lim > cardinality(claimed) THEN
+          due_by := \(unescaped: ns).pace_now();
+          SELECT coalesce(array_agg(c.key), '{}') INTO due FROM (
+            SELECT x.key FROM \(unescaped: ns).keys x
+            WHERE x.pacer = p AND x.due_at <= due_by AND NOT (x.key = ANY(claimed))
+            ORDER BY x.due_at LIMIT lim - cardinality(claimed) FOR UPDATE SKIP LOCKED) c;
+        END IF;
         claimed := claimed || due;
         IF cardinality(claimed) = 0 THEN RETURN; END IF;
         instant := \(unescaped: ns).pace_now();
@@ -201,16 +208,16 @@ enum FleetStatements {
         END LOOP;
         WITH r AS (DELETE FROM \(unescaped: ns).outbox o WHERE o.id = ANY(done) AND o.lease_owner = owner
                    RETURNING o.id, o.key)
-        SELECT array_agg(r.id), array_agg(DISTINCT r.key) INTO done, removed FROM r;
+        SELECT array_agg(r.id), coalesce(array_agg(DISTINCT r.key), '{}') INTO done, removed FROM r;
         RETURN QUERY SELECT true, d, NULL::text, NULL::text, NULL::bigint, NULL::integer FROM unnest(done) AS d;
-        FOREACH k IN ARRAY coalesce(removed, '{}') LOOP
+        FOREACH k IN ARRAY removed LOOP
           EXIT WHEN leased >= lim;
           RETURN QUERY SELECT * FROM \(unescaped: ns).pace_lease_first(p, k, NULL, owner, lease);
           GET DIAGNOSTICS n = ROW_COUNT;
           leased := leased + n;
         END LOOP;
         IF EXISTS (SELECT FROM \(unescaped: ns).outbox e
-                   WHERE e.pacer = p AND e.key = ANY(coalesce(removed, '{}')) AND e.lease_owner IS NULL) THEN
+                   WHERE e.pacer = p AND e.key = ANY(removed) AND e.lease_owner IS NULL) THEN
           PERFORM pg_notify('\(unescaped: channel)', p || ' ' || \(unescaped: ns).pace_micros(\(unescaped: ns).pace_now()));
         END IF;
         IF NOT look OR leased >= lim THEN RETURN; END IF;

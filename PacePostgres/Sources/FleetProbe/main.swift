@@ -22,7 +22,8 @@
 // For the benchmark (PacePostgres/Benchmarks/fleet-compare): --duration-s D
 // sends to uniformly random keys for D seconds; --debounce-ms M makes every
 // key one trailing debounce; --floor does a bare upsert per send instead;
-// --polls-only makes the workers poll once a second, as job systems do.
+// --polls-only makes the workers poll once a second, as job systems do;
+// --fold-interval-ms F sets FleetConfiguration.foldInterval.
 
 import FleetScenario
 import Foundation
@@ -43,6 +44,7 @@ struct Options {
   var processes = 4
   var sends = 1000
   var handlerMilliseconds = 0
+  var foldIntervalMilliseconds: Int?
   var leaseMilliseconds = 30_000
   var start = ""
   var pauses = true
@@ -70,6 +72,7 @@ struct Options {
       case "--processes": processes = Int(value()) ?? 4
       case "--sends": sends = Int(value()) ?? 1000
       case "--handler-ms": handlerMilliseconds = Int(value()) ?? 0
+      case "--fold-interval-ms": foldIntervalMilliseconds = Int(value())
       case "--lease-ms": leaseMilliseconds = Int(value()) ?? 30_000
       case "--start": start = value()
       case "--no-pauses": pauses = false
@@ -134,6 +137,7 @@ let configuration = {
   configuration.keepsSendLog = options.durationSeconds == nil
   configuration.safetyPollInterval = .seconds(1)
   configuration.pollsOnly = options.pollsOnly
+  if let interval = options.foldIntervalMilliseconds { configuration.foldInterval = .milliseconds(interval) }
   return configuration
 }()
 

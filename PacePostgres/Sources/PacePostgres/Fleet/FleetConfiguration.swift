@@ -22,7 +22,7 @@ public struct FleetConfiguration: Sendable, Hashable {
 
   /// How long after a send another process may fold it in, should the
   /// sending process go away first: the sending process's worker folds its
-  /// own sends at once. 2 s by default.
+  /// own sends at once (within ``foldInterval``). 2 s by default.
   public var foldGrace: Duration = .seconds(2)
 
   /// How often the worker looks for work that no notification told it
@@ -30,6 +30,16 @@ public struct FleetConfiguration: Sendable, Hashable {
   /// otherwise sleeps until the earliest deadline or lease expiry it knows.
   /// 5 s by default.
   public var safetyPollInterval: Duration = .seconds(5)
+
+  /// The shortest time between two folds of this process's own sends. A
+  /// send after a quiet spell is folded at once; the sends that come within
+  /// the interval after are folded together, in one transaction, once it
+  /// ends. A longer interval makes fewer round trips per send when sends
+  /// come fast, and starts an emission that a send makes at once (a leading
+  /// edge) later, by at most the interval. Deadlines are not held: a debounce
+  /// fires on its instant. 10 ms by default; zero folds after each send; at
+  /// most half of ``foldGrace``.
+  public var foldInterval: Duration = .milliseconds(10)
 
   /// How many emissions, of distinct keys, this process delivers at once.
   /// 16 by default.

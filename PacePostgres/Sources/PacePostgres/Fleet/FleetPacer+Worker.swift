@@ -27,6 +27,8 @@ extension FleetPacer {
       guard !Task.isCancelled else { break }
       do {
         let roundStart = ContinuousClock.now
+        // Sends from now on wait for the next round until the interval ends.
+        wake.holdSends(until: roundStart + configuration.foldInterval)
         var leasedHere = 0
         while true {
           // Every round is bounded: a call the database never answers (a

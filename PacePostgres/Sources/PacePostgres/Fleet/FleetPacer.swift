@@ -50,7 +50,8 @@ import Synchronization
 ///   nothing a new one would not, as memory does in a keyed pacer.
 ///
 /// Every process that sends should run the worker: it folds its own sends
-/// at once. A process that only sends (or sends before its worker starts)
+/// at once, or, while they keep coming, together every
+/// ``FleetConfiguration/foldInterval``. A process that only sends (or sends before its worker starts)
 /// has its sends folded by a worker after ``FleetConfiguration/foldGrace``.
 ///
 /// The value is stored as JSON: use a non-optional `Value` (a pending `nil`
@@ -126,6 +127,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
     configuration.maximumConcurrentDeliveries = max(configuration.maximumConcurrentDeliveries, 1)
     configuration.foldBatchSize = max(configuration.foldBatchSize, 1)
     if configuration.pollsOnly { configuration.foldGrace = .zero }
+    configuration.foldInterval = min(max(configuration.foldInterval, .zero), configuration.foldGrace / 2)
     self.configuration = configuration
     var logger = logger
     logger[metadataKey: "pace.pacer"] = "\(namespace.name).\(name)"
@@ -162,9 +164,10 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
     counters.withLock { $0.sends += 1; $0.statements += 1 }
     clock.observe(instant)
     guard !configuration.pollsOnly else { return Date(micros: instant) }
-    // The worker folds this process's sends at once; without a worker they
+    // The worker folds this process's sends at once (or when the fold
+    // interval after its last fold ends); without a worker they
     // are due to the fleet after the fold grace, and nothing is kept here.
-    if work.withLock({ state in state.workerRuns && state.sentKeys.insert(keyText).inserted }) { wake.poke() }
+    if work.withLock({ state in state.workerRuns && state.sentKeys.insert(keyText).inserted }) { wake.sent() }
     return Date(micros: instant)
   }
 

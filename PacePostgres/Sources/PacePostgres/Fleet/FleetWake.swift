@@ -5,15 +5,35 @@
 
 import Synchronization
 
-/// What a fleet worker sleeps on: a poke (a send of this process, a
-/// finished delivery, a notification, shutdown) or its local timer, set to
-/// the earliest instant it knows of. One waiter: the worker's loop.
+/// What a fleet worker sleeps on: a poke (a finished delivery, a
+/// notification, shutdown), a send of this process, or its local timer, set
+/// to the earliest instant it knows of. One waiter: the worker's loop.
+///
+/// Sends are paced: a send wakes the worker at once after a quiet spell, but
+/// not before the instant the worker last asked to hold sends until (its
+/// previous fold plus ``FleetConfiguration/foldInterval``), so that a busy
+/// process folds the sends of that interval together. A poke or the alarm is
+/// never held.
+///
+///     wake.holdSends(until: .now + .milliseconds(10))
+///     wake.sent()               // wakes the worker in 10 ms
+///     await wake.wait()         // false: no alarm rang
 final class FleetWake: Sendable {
   private struct State {
     var poked = false
+    /// A send came and waits for the hold to end.
+    var sent = false
+    var sendsHeldUntil: ContinuousClock.Instant?
     var alarm: ContinuousClock.Instant?
     var waiter: CheckedContinuation<Void, Never>?
     var timer: Task<Void, Never>?
+
+    /// When the worker must wake without a poke: the alarm, or the end of
+    /// the hold of a send that came during it, whichever is first.
+    var nextWake: ContinuousClock.Instant? {
+      guard sent, let held = sendsHeldUntil else { return alarm }
+      return alarm.map { min($0, held) } ?? held
+    }
   }
 
   private let state = Mutex(State())
@@ -28,6 +48,28 @@ final class FleetWake: Sendable {
       return state.waiter
     }
     waiter?.resume()
+  }
+
+  /// A send of this process: wakes the worker now, or once the hold ends.
+  func sent() {
+    let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+      state.sent = true
+      guard let held = state.sendsHeldUntil, held > .now else {
+        state.poked = true
+        state.timer?.cancel()
+        state.timer = nil
+        defer { state.waiter = nil }
+        return state.waiter
+      }
+      if state.waiter != nil { startTimer(&state) }
+      return nil
+    }
+    waiter?.resume()
+  }
+
+  /// Holds sends until `instant`: a send before it wakes the worker then.
+  func holdSends(until instant: ContinuousClock.Instant) {
+    state.withLock { $0.sendsHeldUntil = instant }
   }
 
   /// Wakes the worker at `instant` at the latest: an earlier alarm than the
@@ -49,7 +91,7 @@ final class FleetWake: Sendable {
       await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
         let resumeNow = state.withLock { state -> Bool in
           if state.poked || Task.isCancelled { return true }
-          if let alarm = state.alarm, alarm <= .now { return true }
+          if let alarm = state.nextWake, alarm <= .now { return true }
           state.waiter = continuation
           startTimer(&state)
           return false
@@ -61,6 +103,7 @@ final class FleetWake: Sendable {
     }
     return state.withLock { state in
       state.poked = false
+      state.sent = false  // The round that follows folds every send so far.
       state.timer?.cancel()
       state.timer = nil
       guard let alarm = state.alarm, alarm <= .now else { return false }
@@ -72,7 +115,7 @@ final class FleetWake: Sendable {
   private func startTimer(_ state: inout State) {
     state.timer?.cancel()
     state.timer = nil
-    guard let alarm = state.alarm else { return }
+    guard let alarm = state.nextWake else { return }
     state.timer = Task { [weak self] in
       try? await Task.sleep(until: alarm, clock: .continuous)
       guard !Task.isCancelled else { return }
@@ -80,3 +123,4 @@ final class FleetWake: Sendable {
     }
   }
 }
+

@@ -198,6 +198,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
       state.claimsNothing = false
       state.foldEnded = false
       state.workerRuns = true
+      state.lookAround(by: .now)  // What a worker before this one left.
     }
     defer { work.withLock { $0.workerRuns = false } }
     try await checkSchema()
@@ -315,6 +316,11 @@ struct FleetWorkState: Sendable {
   /// expired, emissions given back or left waiting), not only the next of
   /// the keys it finished.
   var deliveryLooks = true
+  /// When the delivery loop must next look around the outbox: a lease
+  /// that expires, an emission given back or told of by a notification, the
+  /// safety poll. An alarm for a deadline alone needs no look: the fold that
+  /// fires it leases what it emits.
+  var looksAroundBy = ContinuousClock.now
   /// The earliest deadline the fleet is known to have, microseconds.
   var knownEarliest: Int64?
   var stopping = false
@@ -332,6 +338,22 @@ struct FleetWorkState: Sendable {
   /// Set once the fold loop has ended: no fold leases here any more.
   var foldEnded = false
   var schemaChecked = false
+
+  /// The delivery loop must look around by `instant` at the latest.
+  mutating func lookAround(by instant: ContinuousClock.Instant) {
+    looksAroundBy = min(looksAroundBy, instant)
+  }
+
+  /// Whether a round of the fold loop that an alarm woke has the delivery
+  /// loop look around: when one is due by `now`. The next is then due a
+  /// `safetyPoll` later, unless a lease, an emission given back or a
+  /// notification makes it due sooner.
+  mutating func startsLookAround(at now: ContinuousClock.Instant, safetyPoll: Duration) -> Bool {
+    guard now >= looksAroundBy else { return false }
+    looksAroundBy = now + safetyPoll
+    deliveryLooks = true
+    return true
+  }
 
   /// Room no handler, leased emission or reservation takes; below zero
   /// while finished handlers still count.

@@ -96,4 +96,32 @@ import Testing
     state.endFoldRound(next)
     #expect(state.reserved == 0)
   }
+
+  @Test func alarmRounds_lookAroundWhenOneIsDueThenEverySafetyPoll() {
+    var state = FleetWorkState()
+    let start = state.looksAroundBy  // made now
+    state.deliveryLooks = false
+    // A new worker looks at its first round.
+    let first = state.startsLookAround(at: start, safetyPoll: .seconds(5))
+    #expect(first && state.deliveryLooks)
+    state.deliveryLooks = false
+    // Alarms for deadlines ring, a millisecond apart: none looks.
+    let looks = (1...100).filter { state.startsLookAround(at: start + .milliseconds($0), safetyPoll: .seconds(5)) }
+    #expect(looks.isEmpty && !state.deliveryLooks)
+    // The safety poll does.
+    let safety = state.startsLookAround(at: start + .seconds(5), safetyPoll: .seconds(5))
+    #expect(safety && state.looksAroundBy == start + .seconds(10))
+  }
+
+  @Test func leaseOrNotification_makesTheNextLookDueSoonerNeverLater() {
+    var state = FleetWorkState()
+    let start = state.looksAroundBy  // made now
+    _ = state.startsLookAround(at: start, safetyPoll: .seconds(5))
+    state.lookAround(by: start + .seconds(2))  // a lease that ends
+    state.lookAround(by: start + .seconds(3))  // a later one changes nothing
+    #expect(state.looksAroundBy == start + .seconds(2))
+    let early = state.startsLookAround(at: start + .milliseconds(1_999), safetyPoll: .seconds(5))
+    let due = state.startsLookAround(at: start + .seconds(2), safetyPoll: .seconds(5))
+    #expect(!early && due)
+  }
 }

@@ -216,10 +216,14 @@ enum FleetStatements {
           GET DIAGNOSTICS n = ROW_COUNT;
           leased := leased + n;
         END LOOP;
-        IF EXISTS (SELECT FROM \(unescaped: ns).outbox e
-                   WHERE e.pacer = p AND e.key = ANY(removed) AND e.lease_owner IS NULL) THEN
-          PERFORM pg_notify('\(unescaped: channel)', p || ' ' || \(unescaped: ns).pace_micros(\(unescaped: ns).pace_now()));
-        END IF;
+        -- Key by key, on the key's index: over `ANY(removed)` the plan read
+        -- every row of the pacer, dead ones included.
+        FOREACH k IN ARRAY removed LOOP
+          IF EXISTS (SELECT FROM \(unescaped: ns).outbox e WHERE e.pacer = p AND e.key = k AND e.lease_owner IS NULL) THEN
+            PERFORM pg_notify('\(unescaped: channel)', p || ' ' || \(unescaped: ns).pace_micros(\(unescaped: ns).pace_now()));
+            EXIT;
+          END IF;
+        END LOOP;
         IF NOT look OR leased >= lim THEN RETURN; END IF;
         FOR candidate IN SELECT o.id, o.key FROM \(unescaped: ns).outbox o
                  WHERE o.pacer = p AND (o.lease_expires_at IS NULL OR o.lease_expires_at <= \(unescaped: ns).pace_now())

@@ -51,8 +51,9 @@ import Synchronization
 ///
 /// Every process that sends should run the worker: it folds its own sends
 /// at once, or, while they keep coming, together every
-/// ``FleetConfiguration/foldInterval``. A process that only sends (or sends before its worker starts)
-/// has its sends folded by a worker after ``FleetConfiguration/foldGrace``.
+/// ``FleetConfiguration/foldInterval``. A process that only sends (or sends
+/// before its worker starts) has its sends folded by a worker after
+/// ``FleetConfiguration/foldGrace``.
 ///
 /// The value is stored as JSON: use a non-optional `Value` (a pending `nil`
 /// of an optional one reads back as no value).

@@ -475,12 +475,7 @@ extension FleetPacer {
   func setAlarm() async throws {
     let ns = namespace.quoted
     let rows = try await client.query(
-      """
-      SELECT \(unescaped: ns).pace_micros(\(unescaped: ns).pace_now()),
-        \(unescaped: ns).pace_micros((SELECT min(due_at) FROM \(unescaped: ns).keys WHERE pacer = \(name) AND due_at IS NOT NULL)),
-        \(unescaped: ns).pace_micros((SELECT min(lease_expires_at) FROM \(unescaped: ns).outbox
-          WHERE pacer = \(name) AND lease_expires_at IS NOT NULL))
-      """,
+      "SELECT a_now, a_due, a_lease_end FROM \(unescaped: ns).pace_alarm(\(name))",
       logger: logger)
     var now: Int64 = 0
     var due: Int64?

@@ -154,6 +154,22 @@ enum FleetStatements {
         END IF;
       END $$
       """,
+      // The alarm's reading: the database's instant, the pacer's earliest
+      // deadline and its earliest lease end. A function, so that its plan is
+      // made once per connection (as a statement of its own, planning it
+      // took 0.24 ms a call, more than running it).
+      """
+      CREATE FUNCTION \(unescaped: ns).pace_alarm(p text)
+        RETURNS TABLE (a_now bigint, a_due bigint, a_lease_end bigint)
+        LANGUAGE plpgsql AS $$
+      BEGIN
+        RETURN QUERY SELECT \(unescaped: ns).pace_micros(\(unescaped: ns).pace_now()),
+          \(unescaped: ns).pace_micros((SELECT min(x.due_at) FROM \(unescaped: ns).keys x
+            WHERE x.pacer = p AND x.due_at IS NOT NULL)),
+          \(unescaped: ns).pace_micros((SELECT min(e.lease_expires_at) FROM \(unescaped: ns).outbox e
+            WHERE e.pacer = p AND e.lease_expires_at IS NOT NULL));
+      END $$
+      """,
       // A lease of a key's first emission, and only it, if it is free (or
       // its lease expired) and not locked; when `expected` is given, only if the
       // first is that one. Never the one after: one at a time per key.

@@ -32,13 +32,15 @@ public struct FleetConfiguration: Sendable, Hashable {
   public var safetyPollInterval: Duration = .seconds(5)
 
   /// The shortest time between two folds of this process's own sends. A
-  /// send after a quiet spell is folded at once; the sends that come within
-  /// the interval after are folded together, in one transaction, once it
-  /// ends. A longer interval makes fewer round trips per send when sends
-  /// come fast, and starts an emission that a send makes at once (a leading
-  /// edge) later, by at most the interval. Deadlines are not held: a debounce
-  /// fires on its instant. 10 ms by default; zero folds after each send; at
-  /// most half of ``foldGrace``.
+  /// send is folded at once unless the worker began a fold round (whatever
+  /// woke it: a send, a deadline, a notification) less than this interval
+  /// ago; then it waits for the interval's end, and the sends of the
+  /// interval are folded together (in one transaction, up to
+  /// ``foldBatchSize`` keys). A longer interval makes fewer round trips per
+  /// send when the worker is busy, and starts an emission that a send makes
+  /// at once (a leading edge) later, by at most the interval. Deadlines are
+  /// not held: a debounce fires on its instant. 10 ms by default; zero folds
+  /// after each send; at most half of ``foldGrace``.
   public var foldInterval: Duration = .milliseconds(10)
 
   /// How many emissions, of distinct keys, this process delivers at once.

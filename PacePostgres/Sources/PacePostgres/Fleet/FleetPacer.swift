@@ -320,7 +320,8 @@ struct FleetWorkState: Sendable {
   /// When the delivery loop must next look around the outbox: a lease
   /// that expires, an emission given back or told of by a notification, the
   /// safety poll. An alarm for a deadline alone needs no look: the fold that
-  /// fires it leases what it emits.
+  /// fires it leases what it emits, or tells the fleet of what it has no
+  /// room for.
   var looksAroundBy = ContinuousClock.now
   /// The earliest deadline the fleet is known to have, microseconds.
   var knownEarliest: Int64?

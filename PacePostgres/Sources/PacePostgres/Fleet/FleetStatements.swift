@@ -93,7 +93,8 @@ enum FleetStatements {
       // to `lim`) and returned: it needs no claim of its own. One behind
       // another of its key (`o_behind`) is leased by the statement that
       // removes the one before it; one left for want of room waits for a
-      // delivery round that looks around.
+      // delivery round that looks around, here or, told by a notification,
+      // in any process.
       //
       // The emitting keys are locked (transaction-level advisory locks, in
       // order) as `pace_settle` locks the keys it removes from: an insert
@@ -111,6 +112,7 @@ enum FleetStatements {
         seen text[] := '{}';
         is_head boolean;
         leased bigint := 0;
+        waits boolean := false;
       BEGIN
         FOR i IN 1 .. coalesce(cardinality(kept), 0) LOOP
           UPDATE \(unescaped: ns).keys x
@@ -147,9 +149,15 @@ enum FleetStatements {
                     CASE WHEN o_leased THEN 1 ELSE 0 END)
             RETURNING id INTO o_id;
           IF o_leased THEN leased := leased + 1; END IF;
+          waits := waits OR (is_head AND NOT o_leased);
           RETURN NEXT;
         END LOOP;
-        IF notify_at IS NOT NULL THEN
+        -- A first emission left for want of room here is the fleet's to
+        -- deliver: told at once (which also tells of any deadline), as
+        -- `pace_settle` tells of one it cannot lease.
+        IF waits THEN
+          PERFORM pg_notify('\(unescaped: channel)', p || ' ' || \(unescaped: ns).pace_micros(\(unescaped: ns).pace_now()));
+        ELSIF notify_at IS NOT NULL THEN
           PERFORM pg_notify('\(unescaped: channel)', p || ' ' || notify_at);
         END IF;
       END $$
@@ -232,10 +240,12 @@ enum FleetStatements {
           GET DIAGNOSTICS n = ROW_COUNT;
           leased := leased + n;
         END LOOP;
-        -- Key by key, on the key's index: over `ANY(removed)` the plan read
-        -- every row of the pacer, dead ones included.
+        -- Key by key, on the key's index (over `ANY(removed)` the plan read
+        -- every row of the pacer, dead ones included), and only the first of
+        -- each key: one behind a first that this call leased waits for it.
         FOREACH k IN ARRAY removed LOOP
-          IF EXISTS (SELECT FROM \(unescaped: ns).outbox e WHERE e.pacer = p AND e.key = k AND e.lease_owner IS NULL) THEN
+          IF (SELECT e.lease_owner IS NULL FROM \(unescaped: ns).outbox e
+              WHERE e.pacer = p AND e.key = k ORDER BY e.id LIMIT 1) THEN
             PERFORM pg_notify('\(unescaped: channel)', p || ' ' || \(unescaped: ns).pace_micros(\(unescaped: ns).pace_now()));
             EXIT;
           END IF;

@@ -53,6 +53,7 @@ final class FleetWake: Sendable {
   /// A send of this process: wakes the worker now, or once the hold ends.
   func sent() {
     let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+      let wasSent = state.sent
       state.sent = true
       guard let held = state.sendsHeldUntil, held > .now else {
         state.poked = true
@@ -61,10 +62,16 @@ final class FleetWake: Sendable {
         defer { state.waiter = nil }
         return state.waiter
       }
-      if state.waiter != nil { startTimer(&state) }
+      // The first send of the hold sets the timer; the others find it set.
+      if state.waiter != nil, !wasSent { startTimer(&state) }
       return nil
     }
     waiter?.resume()
+  }
+
+  /// Whether the worker waits now; for tests.
+  var isWaiting: Bool {
+    state.withLock { $0.waiter != nil }
   }
 
   /// Holds sends until `instant`: a send before it wakes the worker then.

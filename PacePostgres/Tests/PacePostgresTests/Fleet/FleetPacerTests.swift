@@ -247,6 +247,46 @@ struct FleetPacerTests {
     }
   }
 
+  @Test func emissionLeftForWantOfRoom_anotherProcessTold_deliversItBeforeItsSafetyPoll() async throws {
+    try await withFleet { client in
+      let released = Mutex(false)
+      let delivered = EmissionLog<String>()
+      var configuration = FleetConfiguration()
+      configuration.safetyPollInterval = .seconds(60)  // longer than this test may take
+      var one = configuration
+      one.maximumConcurrentDeliveries = 1
+      // Room for one handler, held by key "a" until the test lets it go.
+      let full = FleetPacer(
+        .throttle(for: .seconds(60), edges: .leading), name: "jobs", namespace: namespace, client: client,
+        configuration: one
+      ) { (emission: FleetEmission<String, String>) in
+        while emission.key == "a", !released.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+      }
+      let idle = FleetPacer(
+        .throttle(for: .seconds(60), edges: .leading), name: "jobs", namespace: namespace, client: client,
+        configuration: configuration
+      ) { (emission: FleetEmission<String, String>) in delivered.record(emission) }
+      try await running(full) {
+        try await running(idle) {
+          try await full.send("first", for: "a")
+          let folded = ContinuousClock.now + .seconds(20)
+          while try await count("outbox", on: client) != 1, ContinuousClock.now < folded {
+            try await Task.sleep(for: .milliseconds(10))  // until "a" is leased, its handler holding the room
+          }
+          // Folded by `full`, which has no room: the emission waits, and the
+          // fold tells the fleet, so `idle` looks and delivers it.
+          let sentAt = ContinuousClock.now
+          try await full.send("second", for: "b")
+          let entries = try await delivered.wait(for: .seconds(20)) { $0.contains { $0.key == "b" } }
+          #expect(entries.first { $0.key == "b" }?.delivery == 1)
+          #expect(ContinuousClock.now - sentAt < .seconds(20))
+          released.withLock { $0 = true }
+        }
+      }
+      #expect(try await count("outbox", on: client) == 0)
+    }
+  }
+
   @Test func policyWithNoDeadlineThatIsKept_staysWithNoDueInstant() async throws {
     try await withFleet { client in
       let log = EmissionLog<Int>()

@@ -22,11 +22,21 @@ struct FleetWakeTests {
     #expect(await wake.wait() == true)
   }
 
-  @Test func sent_afterAQuietSpell_wakesTheWorkerAtOnce() async {
+  @Test func sent_withNoHold_wakesTheWaitingWorker() async {
+    let wake = FleetWake()
+    async let woken = wake.wait()
+    await waitUntilWaiting(wake)
+    wake.sent()  // No alarm and no hold: only the send can wake it.
+    #expect(await woken == false)
+  }
+
+  @Test func sent_afterTheHoldEnded_wakesTheWaitingWorker() async {
     let wake = FleetWake()
     wake.holdSends(until: .now - .milliseconds(1))  // a hold that has ended
+    async let woken = wake.wait()
+    await waitUntilWaiting(wake)
     wake.sent()
-    #expect(await wake.wait() == false)
+    #expect(await woken == false)
   }
 
   @Test func sent_duringTheHold_wakesTheWorkerWhenItEnds() async {
@@ -43,23 +53,24 @@ struct FleetWakeTests {
     let held = ContinuousClock.now + .milliseconds(50)
     wake.holdSends(until: held)
     async let woken = wake.wait()
-    try? await Task.sleep(for: .milliseconds(5))
+    await waitUntilWaiting(wake)
     wake.sent()
+    wake.sent()  // a second send of the hold changes nothing
     #expect(await woken == false)
     #expect(ContinuousClock.now >= held)
   }
 
   @Test func pokeOrAlarm_duringTheHold_isNotHeld() async {
     let wake = FleetWake()
-    let held = ContinuousClock.now + .seconds(600)
-    wake.holdSends(until: held)
+    let start = ContinuousClock.now
+    wake.holdSends(until: start + .seconds(600))
     wake.sent()
     wake.poke()  // shutdown, a notification, a finished delivery
     #expect(await wake.wait() == false)
     wake.sent()
     wake.wake(at: .now + .milliseconds(20))  // a deadline
     #expect(await wake.wait() == true)
-    #expect(ContinuousClock.now < held)
+    #expect(ContinuousClock.now - start < .seconds(30))  // not the hold's 600 s
   }
 
   @Test func holdWithoutASend_wakesNothing() async {
@@ -68,5 +79,10 @@ struct FleetWakeTests {
     wake.wake(at: .now + .milliseconds(60))
     // Only the alarm wakes it: a hold alone is no reason to.
     #expect(await wake.wait() == true)
+  }
+
+  /// Returns once the worker's `wait()` has registered.
+  private func waitUntilWaiting(_ wake: FleetWake) async {
+    while !wake.isWaiting { await Task.yield() }
   }
 }

@@ -275,8 +275,9 @@ extension FleetPacer {
     // as the delivery loop has room for; they need no claim of their own.
     // At most one a key can lead its line.
     let leaders = Set(result.emissions.map(\.key)).count
-    let room = work.withLock {
-      $0.reserveFoldRoom(configuration.maximumConcurrentDeliveries, wanted: leaders, round: round)
+    let (room, tellsFleet) = work.withLock { state in
+      let room = state.reserveFoldRoom(configuration.maximumConcurrentDeliveries, wanted: leaders, round: round)
+      return (room, !configuration.pollsOnly && state.tellsFleet(configuration.maximumConcurrentDeliveries))
     }
     let applied = try await connection.query(
       """
@@ -285,7 +286,7 @@ extension FleetPacer {
         \(result.gone), \(result.folded),
         \(result.emissions.map(\.key)), \(result.emissions.map(\.value)), \(result.emissions.map(\.micros)),
         \(configuration.keepsSendLog), \(notifyAt),
-        \(owner), \(configuration.lease.microseconds) * interval '1 microsecond', \(room))
+        \(owner), \(configuration.lease.microseconds) * interval '1 microsecond', \(room), \(tellsFleet))
       """,
       logger: logger)
     var leased: [LeasedEmission] = []
@@ -302,7 +303,7 @@ extension FleetPacer {
     counters.withLock {
       $0.statements += 1
       $0.folds += 1
-      if notifyAt != nil || waiting { $0.notifications += 1 }  // one at most: see `pace_apply`
+      if notifyAt != nil || (waiting && tellsFleet) { $0.notifications += 1 }  // one at most: see `pace_apply`
     }
     if !configuration.pollsOnly, let due = result.earliestDue, let local = clock.localInstant(of: due) {
       wake.wake(at: local)

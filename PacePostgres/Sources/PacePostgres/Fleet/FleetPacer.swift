@@ -383,6 +383,17 @@ struct FleetWorkState: Sendable {
     return room
   }
 
+  /// Whether a fold tells the fleet of a first emission it leaves waiting
+  /// for want of room: only when this process will not soon have room
+  /// itself, because a running handler holds each of its `maximum` places,
+  /// or it stops. Else the room it lacked was held for a moment (emissions
+  /// about to start, a delivery round's claim in flight, handlers that
+  /// finished and wait for their removal), and its own delivery loop, which
+  /// the fold has look around, takes the emission.
+  func tellsFleet(_ maximum: Int) -> Bool {
+    claimsNothing || delivering.count - finished.count >= maximum
+  }
+
   /// Fold round `number` ended, however it ended: its room is released.
   /// Called with what it leased added to `ready` in the same lock, so that
   /// the room is never free and taken at once.

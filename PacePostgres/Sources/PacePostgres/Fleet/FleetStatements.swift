@@ -93,8 +93,8 @@ enum FleetStatements {
       // to `lim`) and returned: it needs no claim of its own. One behind
       // another of its key (`o_behind`) is leased by the statement that
       // removes the one before it; one left for want of room waits for a
-      // delivery round that looks around, here or, told by a notification,
-      // in any process.
+      // delivery round that looks around: here, when handlers that finished
+      // here free room soon, else, told by a notification, in any process.
       //
       // The emitting keys are locked (transaction-level advisory locks, in
       // order) as `pace_settle` locks the keys it removes from: an insert
@@ -103,7 +103,7 @@ enum FleetStatements {
       CREATE FUNCTION \(unescaped: ns).pace_apply(
         p text, kept text[], states text[], due bigint[], pendings boolean[], gone text[], folded bigint[],
         out_keys text[], out_values text[], out_at bigint[], keep_log boolean, notify_at bigint,
-        owner text, lease interval, lim bigint
+        owner text, lease interval, lim bigint, tell boolean
       ) RETURNS TABLE (o_id bigint, o_key text, o_value text, o_emitted bigint, o_leased boolean, o_behind boolean)
         LANGUAGE plpgsql AS $$
       DECLARE
@@ -153,9 +153,10 @@ enum FleetStatements {
           RETURN NEXT;
         END LOOP;
         -- A first emission left for want of room here is the fleet's to
-        -- deliver: told at once (which also tells of any deadline), as
-        -- `pace_settle` tells of one it cannot lease.
-        IF waits THEN
+        -- deliver when this process will not soon have room (`tell`): told
+        -- at once (which also tells of any deadline), as `pace_settle`
+        -- tells of one it cannot lease.
+        IF waits AND tell THEN
           PERFORM pg_notify('\(unescaped: channel)', p || ' ' || \(unescaped: ns).pace_micros(\(unescaped: ns).pace_now()));
         ELSIF notify_at IS NOT NULL THEN
           PERFORM pg_notify('\(unescaped: channel)', p || ' ' || notify_at);

@@ -124,4 +124,19 @@ import Testing
     let due = state.startsLookAround(at: start + .seconds(2), safetyPoll: .seconds(5))
     #expect(!early && due)
   }
+
+  @Test func foldLeavingEmissionsWaiting_tellsTheFleetOnlyWhenRunningHandlersHoldEveryPlace() {
+    var state = FleetWorkState()
+    state.delivering = [1, 2, 3, 4]
+    state.finished = [1]  // removed, and its room claimed, by this process's next round
+    #expect(!state.tellsFleet(4))  // a place frees soon: kept here
+    #expect(state.tellsFleet(3))  // three running handlers hold the three places
+    state.finished = []
+    #expect(state.tellsFleet(4))  // every handler still runs
+    state.ready = [LeasedEmission(id: 9, key: "k", value: "v", emittedMicros: 0, delivery: 1)]
+    state.delivering = [1]
+    #expect(!state.tellsFleet(4))  // room held for a moment by one about to start
+    state.claimsNothing = true  // stopping: this process takes nothing more
+    #expect(state.tellsFleet(4))
+  }
 }

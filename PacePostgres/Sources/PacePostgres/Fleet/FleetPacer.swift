@@ -384,14 +384,15 @@ struct FleetWorkState: Sendable {
   }
 
   /// Whether a fold tells the fleet of a first emission it leaves waiting
-  /// for want of room: only when this process will not soon have room
-  /// itself, because a running handler holds each of its `maximum` places,
-  /// or it stops. Else the room it lacked was held for a moment (emissions
-  /// about to start, a delivery round's claim in flight, handlers that
-  /// finished and wait for their removal), and its own delivery loop, which
-  /// the fold has look around, takes the emission.
+  /// for want of room: when each of this process's `maximum` places is
+  /// held by a handler that runs or is about to start (this fold's own
+  /// leases included), or it stops. Else the room it lacked was held only
+  /// by handlers that finished and wait for their removal, or by a claim in
+  /// flight, and its own delivery loop, which the fold has look around,
+  /// takes the emission.
   func tellsFleet(_ maximum: Int) -> Bool {
-    claimsNothing || delivering.count - finished.count >= maximum
+    let held = delivering.count - finished.count + ready.count + (foldRound?.reserved ?? 0)
+    return stopping || claimsNothing || held >= maximum
   }
 
   /// Fold round `number` ended, however it ended: its room is released.

@@ -93,8 +93,9 @@ enum FleetStatements {
       // to `lim`) and returned: it needs no claim of its own. One behind
       // another of its key (`o_behind`) is leased by the statement that
       // removes the one before it; one left for want of room waits for a
-      // delivery round that looks around: here, when handlers that finished
-      // here free room soon, else, told by a notification, in any process.
+      // delivery round that looks around: here, or, when the caller says its
+      // handlers hold all its places (`tell`), told by a notification, in
+      // any process.
       //
       // The emitting keys are locked (transaction-level advisory locks, in
       // order) as `pace_settle` locks the keys it removes from: an insert

@@ -125,7 +125,7 @@ import Testing
     #expect(!early && due)
   }
 
-  @Test func foldLeavingEmissionsWaiting_tellsTheFleetOnlyWhenRunningHandlersHoldEveryPlace() {
+  @Test func foldLeavingEmissionsWaiting_tellsTheFleetOnlyWhenHandlersHoldEveryPlace() {
     var state = FleetWorkState()
     state.delivering = [1, 2, 3, 4]
     state.finished = [1]  // removed, and its room claimed, by this process's next round
@@ -133,10 +133,16 @@ import Testing
     #expect(state.tellsFleet(3))  // three running handlers hold the three places
     state.finished = []
     #expect(state.tellsFleet(4))  // every handler still runs
+    state.delivering = []
     state.ready = [LeasedEmission(id: 9, key: "k", value: "v", emittedMicros: 0, delivery: 1)]
-    state.delivering = [1]
-    #expect(!state.tellsFleet(4))  // room held for a moment by one about to start
-    state.claimsNothing = true  // stopping: this process takes nothing more
+    #expect(state.tellsFleet(1))  // its one place goes to an emission about to start
+    let round = state.beginFoldRound()
+    state.ready = []
+    #expect(state.reserveFoldRoom(1, wanted: 2, round: round) == 1)
+    #expect(state.tellsFleet(1))  // this fold leased into its one place: the other waits
+    state.endFoldRound(round)
+    #expect(!state.tellsFleet(1))
+    state.stopping = true  // this process takes nothing more
     #expect(state.tellsFleet(4))
   }
 }

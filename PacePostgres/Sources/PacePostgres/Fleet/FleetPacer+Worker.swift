@@ -27,11 +27,7 @@ extension FleetPacer {
       if work.withLock({ $0.stopping }) {
         // Sends held for the interval are this process's to fold: folded
         // now, they need not wait for another process's fold grace.
-        // Batch by batch, as many as were held, until a round fails: a
-        // sender that keeps sending cannot hold the stop.
-        let batch = configuration.foldBatchSize
-        var rounds = (work.withLock { $0.sentKeys.count } + batch - 1) / batch
-        while rounds > 0, (try? await foldOnce()) != nil { rounds -= 1 }
+        if work.withLock({ !$0.sentKeys.isEmpty }) { _ = try? await foldOnce() }
         break
       }
       guard !Task.isCancelled else { break }
@@ -504,17 +500,18 @@ extension FleetPacer {
     clock.observe(now)
     // Something due now that this round did not take is another process's
     // (locked, or this one's delivery capacity is full): look again soon,
-    // not at once. One rule for the deadline, the lease end and the look.
+    // not at once.
     let soon = ContinuousClock.now + .milliseconds(10)
-    func notBeforeSoon(_ micros: Int64) -> ContinuousClock.Instant? { clock.localInstant(of: micros).map { max($0, soon) } }
-    let leaseEndsAt = leaseEnd.flatMap(notBeforeSoon)
+    let leaseEndsAt = leaseEnd.flatMap { clock.localInstant(of: max($0, now + 10_000)) }
     let looksAroundBy = work.withLock { state in
       state.knownEarliest = due
       if let leaseEndsAt, !configuration.pollsOnly { state.lookAround(by: leaseEndsAt) }
       return state.looksAroundBy
     }
     var alarm = min(ContinuousClock.now + configuration.safetyPollInterval, max(looksAroundBy, soon))
-    if !configuration.pollsOnly, let local = due.flatMap(notBeforeSoon), local < alarm { alarm = local }
+    if !configuration.pollsOnly, let due, let local = clock.localInstant(of: max(due, now + 10_000)), local < alarm {
+      alarm = local
+    }
     wake.wake(at: alarm)
   }
 

@@ -27,7 +27,12 @@ extension FleetPacer {
       if work.withLock({ $0.stopping }) {
         // Sends held for the interval are this process's to fold: folded
         // now, they need not wait for another process's fold grace.
-        if work.withLock({ !$0.sentKeys.isEmpty }) { _ = try? await foldOnce() }
+        // Batch by batch, as many as were held, until a round fails: a
+        // sender that keeps sending cannot hold the stop.
+        let batch = configuration.foldBatchSize
+        let held = work.withLock { $0.sentKeys.count }
+        var rounds = held / batch + (held % batch == 0 ? 0 : 1)
+        while rounds > 0, (try? await foldOnce()) != nil { rounds -= 1 }
         break
       }
       guard !Task.isCancelled else { break }
@@ -500,18 +505,17 @@ extension FleetPacer {
     clock.observe(now)
     // Something due now that this round did not take is another process's
     // (locked, or this one's delivery capacity is full): look again soon,
-    // not at once.
+    // not at once. One rule for the deadline, the lease end and the look.
     let soon = ContinuousClock.now + .milliseconds(10)
-    let leaseEndsAt = leaseEnd.flatMap { clock.localInstant(of: max($0, now + 10_000)) }
+    func notBeforeSoon(_ micros: Int64) -> ContinuousClock.Instant? { clock.localInstant(of: micros).map { max($0, soon) } }
+    let leaseEndsAt = leaseEnd.flatMap(notBeforeSoon)
     let looksAroundBy = work.withLock { state in
       state.knownEarliest = due
       if let leaseEndsAt, !configuration.pollsOnly { state.lookAround(by: leaseEndsAt) }
       return state.looksAroundBy
     }
     var alarm = min(ContinuousClock.now + configuration.safetyPollInterval, max(looksAroundBy, soon))
-    if !configuration.pollsOnly, let due, let local = clock.localInstant(of: max(due, now + 10_000)), local < alarm {
-      alarm = local
-    }
+    if !configuration.pollsOnly, let local = due.flatMap(notBeforeSoon), local < alarm { alarm = local }
     wake.wake(at: alarm)
   }
 

@@ -242,29 +242,31 @@ enum FleetStatements {
           GET DIAGNOSTICS n = ROW_COUNT;
           leased := leased + n;
         END LOOP;
-        -- Key by key, on the key's index (over `ANY(removed)` the plan read
-        -- every row of the pacer, dead ones included), and only the first of
-        -- each key: one behind a first that this call leased waits for it.
+        IF look AND leased < lim THEN
+          FOR candidate IN SELECT o.id, o.key FROM \(unescaped: ns).outbox o
+                 WHERE o.pacer = p AND (o.lease_expires_at IS NULL OR o.lease_expires_at <= \(unescaped: ns).pace_now())
+                 ORDER BY o.id LOOP
+            EXIT WHEN leased >= lim;
+            -- A key whose line is held (its first row leased elsewhere, or
+            -- locked) is tried once: none of its later rows can lead. Few are:
+            -- no more than the emissions leased across the fleet.
+            CONTINUE WHEN candidate.key = ANY(held);
+            RETURN QUERY SELECT * FROM \(unescaped: ns).pace_lease_first(p, candidate.key, candidate.id, owner, lease);
+            GET DIAGNOSTICS n = ROW_COUNT;
+            leased := leased + n;
+            IF n = 0 THEN held := held || candidate.key; END IF;
+          END LOOP;
+        END IF;
+        -- Checked last, so that a first row this call's look leased is not
+        -- told of. Key by key, on the key's index (over `ANY(removed)` the
+        -- plan read every row of the pacer, dead ones included), and only
+        -- the first of each key: one behind a first leased here waits for it.
         FOREACH k IN ARRAY removed LOOP
           IF (SELECT e.lease_owner IS NULL FROM \(unescaped: ns).outbox e
               WHERE e.pacer = p AND e.key = k ORDER BY e.id LIMIT 1) THEN
             PERFORM pg_notify('\(unescaped: channel)', p || ' ' || \(unescaped: ns).pace_micros(\(unescaped: ns).pace_now()));
             EXIT;
           END IF;
-        END LOOP;
-        IF NOT look OR leased >= lim THEN RETURN; END IF;
-        FOR candidate IN SELECT o.id, o.key FROM \(unescaped: ns).outbox o
-                 WHERE o.pacer = p AND (o.lease_expires_at IS NULL OR o.lease_expires_at <= \(unescaped: ns).pace_now())
-                 ORDER BY o.id LOOP
-          EXIT WHEN leased >= lim;
-          -- A key whose line is held (its first row leased elsewhere, or
-          -- locked) is tried once: none of its later rows can lead. Few are:
-          -- no more than the emissions leased across the fleet.
-          CONTINUE WHEN candidate.key = ANY(held);
-          RETURN QUERY SELECT * FROM \(unescaped: ns).pace_lease_first(p, candidate.key, candidate.id, owner, lease);
-          GET DIAGNOSTICS n = ROW_COUNT;
-          leased := leased + n;
-          IF n = 0 THEN held := held || candidate.key; END IF;
         END LOOP;
       END $$
       """,

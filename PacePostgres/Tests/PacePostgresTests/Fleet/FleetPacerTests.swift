@@ -247,6 +247,40 @@ struct FleetPacerTests {
     }
   }
 
+  @Test func stoppingWorker_foldsEverySendItHolds_batchByBatch() async throws {
+    try await withFleet { client in
+      var configuration = FleetConfiguration()
+      // Sends are held for the whole test, and no alarm rings meanwhile.
+      configuration.foldGrace = .seconds(120)
+      configuration.foldInterval = .seconds(60)
+      configuration.safetyPollInterval = .seconds(60)
+      configuration.foldBatchSize = 2
+      let pacer = FleetPacer(
+        .debounce(for: .seconds(60)), name: "saves", namespace: namespace, client: client, configuration: configuration
+      ) { (_: FleetEmission<String, Int>) in }
+      try await running(pacer) {
+        // Sends are held once the worker's first round began, until a wake
+        // that is not a send's: its listener's, once it listens. Both have
+        // come and gone once it listens and its rounds have stopped. (A wake
+        // later still, on a loaded machine, would fold the sends before the
+        // stop: the test would then pass without showing anything, never fail.)
+        let deadline = ContinuousClock.now + .seconds(20)
+        while try await !listens(on: client), ContinuousClock.now < deadline {
+          try await Task.sleep(for: .milliseconds(10))
+        }
+        var statements = -1
+        while pacer.counters.withLock({ $0.statements }) != statements, ContinuousClock.now < deadline {
+          statements = pacer.counters.withLock { $0.statements }
+          try await Task.sleep(for: .milliseconds(100))
+        }
+        for key in 1...5 { try await pacer.send(key, for: "key-\(key)") }
+      }
+      // Batches of two, two and one, folded as the worker stopped: none
+      // waits for another process's fold grace.
+      #expect(try await count("sends", on: client) == 0)
+    }
+  }
+
   @Test func emissionLeftForWantOfRoom_anotherProcessTold_deliversItBeforeItsSafetyPoll() async throws {
     try await withFleet { client in
       let released = Mutex(false)
@@ -321,6 +355,14 @@ struct FleetPacerTests {
       try await PaceSchema(namespace: namespace).migrate(on: client)
       try await body(client)
     }
+  }
+
+  /// Whether a connection to this test's database listens for notifications.
+  private func listens(on client: PostgresClient) async throws -> Bool {
+    let rows = try await client.query(
+      "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%'")
+    for try await count in rows.decode(Int.self) { return count > 0 }
+    return false
   }
 
   private func count(_ table: String, on client: PostgresClient) async throws -> Int {

@@ -6,7 +6,7 @@
 // What Pace needs on Linux that Swift's Glibc module does not import: the
 // timer thread's calls (<sys/timerfd.h>, and `pthread_setname_np`, which needs
 // _GNU_SOURCE), and the futex lock behind `LockedState` and the pacers.
-// Empty on other systems.
+// On other systems, only `c_pace_prefetch`.
 
 #ifndef C_PACE_LINUX_H
 #define C_PACE_LINUX_H
@@ -51,5 +51,12 @@ uint32_t c_pace_load_acquire(uint32_t *word);
 void c_pace_name_this_thread(const char *name);
 
 #endif  // __linux__
+
+/// Asks the processor to start loading the cache line at `address`, and
+/// returns at once. A hint only: it never faults, whatever `address` is (a
+/// stale one, one of freed memory, null), and it waits for nothing, not even
+/// a lock taken after it. Swift has no spelling of it; every platform's C
+/// compiler has.
+static inline void c_pace_prefetch(const void *address) { __builtin_prefetch(address); }
 
 #endif  // C_PACE_LINUX_H

@@ -3,6 +3,8 @@
 // Licensed under Apache License v2.0. See LICENSE.txt for license information.
 //===----------------------------------------------------------------------===//
 
+import Synchronization
+
 /// A keyed driver: one policy per key, each behaving as a pacer of its own,
 /// on one timer for every key, with state for live keys only.
 ///
@@ -61,6 +63,15 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   /// Where a timer's emissions run the handler.
   @usableFromInline let delivery: PacerDelivery
   @usableFromInline let state = LockedState(State())
+  /// Where the slots' index lies (``KeyedSlots/indexLocation``), published
+  /// under the lock whenever a key comes or goes, read without it: a send
+  /// prefetches its key's bucket before it takes the lock. At a million keys
+  /// the bucket is a cache miss, and the clock read (its fence) lets no load
+  /// begin before it ends, but it does not wait for a prefetch: the miss
+  /// overlaps with the lock and the clock read instead of following them.
+  /// A stale location costs a useless prefetch, nothing more.
+  @usableFromInline let indexAddress = Atomic<UInt>(0)
+  @usableFromInline let indexMask = Atomic<Int>(0)
 
   /// - Parameters:
   ///   - prototype: The policy of a key that has none, copied.
@@ -161,6 +172,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
       state.isShutDown = true
       state.pendingKeys = 0
       state.slots.removeAll()
+      publishIndex(&state)
       state.timers = Timers()
       (state.outbox, state.outboxHead) = ([], 0)
       return state.armed.disarm() != nil
@@ -174,25 +186,42 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   func perform(
     _ key: Key, creating: Bool, _ event: (inout Machine, DriverInstant) -> PacingAction<Value>
   ) {
+    let hash = key.hashValue
+    let index = indexAddress.load(ordering: .relaxed)
+    if index != 0 { prefetch(index &+ UInt(bitPattern: hash & indexMask.load(ordering: .relaxed)) &* 4) }
     let delivers = state.withLock { state -> Bool in
       guard !state.isShutDown else { return false }
       let now = scheduler.now
       let slot: Int
-      if let live = state.slots.slot(of: key) {
+      var keysChanged = false
+      if let live = state.slots.slot(of: key, hash: hash) {
         slot = live  // A live key: its policy changes in place.
       } else if creating {
-        slot = state.slots.insert(key, machine: prototype)
+        slot = state.slots.insert(key, hash: hash, machine: prototype)
         state.keysMade &+= 1
+        keysChanged = true
         settle(slot, state.slots[slot].machine.started(at: now), wasPending: false, &state)
       } else {
         return false
       }
       let wasPending = state.slots[slot].machine.hasPendingValue
-      if settle(slot, event(&state.slots[slot].machine, now), wasPending: wasPending, &state) { drop(slot, &state) }
+      if settle(slot, event(&state.slots[slot].machine, now), wasPending: wasPending, &state) {
+        drop(slot, &state)
+        keysChanged = true
+      }
+      if keysChanged { publishIndex(&state) }
       followEarliest(&state)
       return beginDelivery(&state)
     }
     if delivers { startDelivery() }
+  }
+
+  /// Publishes where the slots' index lies now, for sends to prefetch from.
+  @inlinable
+  func publishIndex(_ state: inout State) {
+    let (address, mask) = state.slots.indexLocation
+    indexMask.store(mask, ordering: .relaxed)
+    indexAddress.store(address, ordering: .relaxed)
   }
 
   private func forEveryKey(_ event: (inout Machine, DriverInstant) -> PacingAction<Value>) {
@@ -204,6 +233,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
         if settle(slot, event(&state.slots[slot].machine, now), wasPending: wasPending, &state) { state.dropped.append(slot) }
       }
       dropCollected(&state)
+      publishIndex(&state)
       followEarliest(&state)
       return beginDelivery(&state)
     }
@@ -233,6 +263,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
       }
       state.due.removeAll(keepingCapacity: state.due.capacity <= TimerHeap<Key, Void>.retainedCapacity)
       dropCollected(&state)
+      publishIndex(&state)
       followEarliest(&state)
       return beginDelivery(&state)
     }

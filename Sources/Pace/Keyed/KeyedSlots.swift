@@ -74,9 +74,14 @@ package struct KeyedSlots<Key: Hashable, Machine> {
   /// The slot of `key`, if it is live.
   @inlinable
   package func slot(of key: Key) -> Int? {
+    slot(of: key, hash: key.hashValue)
+  }
+
+  /// The slot of `key`, whose `hashValue` is `hash`, if it is live.
+  @inlinable
+  package func slot(of key: Key, hash: Int) -> Int? {
     guard !buckets.isEmpty else { return nil }
     let mask = buckets.count &- 1
-    let hash = key.hashValue
     let tag = self.tag(hash)
     let slotMask = UInt32(truncatingIfNeeded: (1 << slotBits) &- 1)
     var bucket = hash & mask
@@ -89,6 +94,16 @@ package struct KeyedSlots<Key: Hashable, Machine> {
       }
       bucket = (bucket &+ 1) & mask
     }
+  }
+
+  /// Where the index lies, as numbers: the address of its first bucket (0
+  /// when it has none) and the mask of a hash's first bucket. The bucket of
+  /// a hash starts at `address + (hash & mask) * 4`, for a caller that
+  /// prefetches it before it takes its lock (see ``prefetch(_:)``).
+  @inlinable
+  package var indexLocation: (address: UInt, mask: Int) {
+    guard !buckets.isEmpty else { return (0, 0) }
+    return buckets.withUnsafeBufferPointer { (UInt(bitPattern: $0.baseAddress), $0.count &- 1) }
   }
 
   /// The tag of `hash` in a bucket: its high bits, above the slot number.
@@ -107,11 +122,17 @@ package struct KeyedSlots<Key: Hashable, Machine> {
   /// Adds `key`, which must not be live, with `machine`; returns its slot.
   @inlinable
   package mutating func insert(_ key: Key, machine: Machine) -> Int {
+    insert(key, hash: key.hashValue, machine: machine)
+  }
+
+  /// Adds `key`, whose `hashValue` is `hash` and which must not be live,
+  /// with `machine`; returns its slot.
+  @inlinable
+  package mutating func insert(_ key: Key, hash: Int, machine: Machine) -> Int {
     if (slots.count &+ 1) &* 4 > buckets.count &* 3 { rebuildIndex(bucketCount: Swift.max(buckets.count &* 2, 16)) }
     let slot = slots.count
     slots.append(Slot(key: key, machine: machine))
     let mask = buckets.count &- 1
-    let hash = key.hashValue
     var bucket = hash & mask
     while buckets[bucket] != 0 { bucket = (bucket &+ 1) & mask }
     buckets[bucket] = entry(slot: slot, hash: hash)

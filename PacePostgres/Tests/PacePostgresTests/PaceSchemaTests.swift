@@ -244,7 +244,7 @@ struct PaceSchemaTests {
         """)
       func lookAround(_ owner: String, room: Int) async throws -> [String] {
         try await strings(
-          "SELECT o_id::text FROM fleet.pace_settle('mail', \(owner), '{}', interval '1 minute', \(room), true)",
+          "SELECT o_id::text FROM fleet.pace_settle('mail', \(owner), '{}', interval '1 minute', \(room), true, false)",
           on: client)
       }
       #expect(try await lookAround("me", room: 3) == ["1", "2", "5"])
@@ -264,12 +264,50 @@ struct PaceSchemaTests {
         SELECT g, 'mail', 'k' || (g % 3000), '"v"', fleet.pace_now() FROM generate_series(1, 4000) g
         """)
       let claimed = try await strings(
-        "SELECT o_id::text FROM fleet.pace_settle('mail', 'me', '{}', interval '1 minute', 16, true)", on: client)
+        "SELECT o_id::text FROM fleet.pace_settle('mail', 'me', '{}', interval '1 minute', 16, true, false)", on: client)
       #expect(claimed == (1...16).map(String.init))
       let behind = try await strings(
-        "SELECT count(*)::text FROM fleet.pace_settle('mail', 'you', '{}', interval '1 minute', 4000, true)",
+        "SELECT count(*)::text FROM fleet.pace_settle('mail', 'you', '{}', interval '1 minute', 4000, true, false)",
         on: client)
       #expect(behind == ["2984"])  // every other key's first row; none behind one
+    }
+  }
+
+  @Test func settleWhoseRoomGoesToAKeysNextEmission_tellsTheFleetOfAnotherKeysWaitingOne_onlyWhenAsked() async throws {
+    try await withDatabase { client in
+      try await schema.migrate(on: client)
+      // 1: key a's first, leased here and done; 2: a's next; 3: b's first,
+      // free. The round's room (one) goes to 2: b waits.
+      func settle(telling: Bool) async throws -> [String] {
+        try await client.query("DELETE FROM fleet.outbox")
+        try await client.query(
+          """
+          INSERT INTO fleet.outbox (id, pacer, key, value, emitted_at, lease_owner, lease_expires_at)
+          VALUES (1, 'mail', 'a', '"v"', fleet.pace_now(), 'me', fleet.pace_now() + interval '1 hour'),
+                 (2, 'mail', 'a', '"v"', fleet.pace_now(), NULL, NULL),
+                 (3, 'mail', 'b', '"v"', fleet.pace_now(), NULL, NULL)
+          """)
+        return try await strings(
+          "SELECT o_id::text FROM fleet.pace_settle('mail', 'me', '{1}', interval '1 minute', 1, true, \(telling))",
+          on: client)
+      }
+      try await client.withConnection { connection in
+        try await connection.listen(on: namespace.name) { notifications in
+          // Notifications of different transactions arrive in the order
+          // they committed: a marker after each call shows what it sent.
+          var heard = notifications.makeAsyncIterator()
+          var untilMarker: [[String]] = [[]]
+          #expect(try await settle(telling: false) == ["1", "2"])
+          try await client.query("SELECT pg_notify(\(namespace.name), 'marker')")
+          #expect(try await settle(telling: true) == ["1", "2"])
+          try await client.query("SELECT pg_notify(\(namespace.name), 'marker')")
+          while untilMarker.count < 3, let payload = try await heard.next()?.payload {
+            if payload == "marker" { untilMarker.append([]) } else { untilMarker[untilMarker.count - 1].append(payload) }
+          }
+          #expect(untilMarker[0].isEmpty)  // not asked: nothing said
+          #expect(untilMarker[1].count == 1 && untilMarker[1].allSatisfy { $0.hasPrefix("mail ") })
+        }
+      }
     }
   }
 

@@ -93,6 +93,7 @@ extension FleetPacer {
       state.endFoldRound(round)
       state.ready += outcome.leased
       state.deliveryLooks = state.deliveryLooks || outcome.waiting
+      if outcome.untold { state.untoldWaits += 1 }
     }
     if !outcome.leased.isEmpty || outcome.waiting { deliveryWake.poke() }
     return outcome
@@ -226,6 +227,9 @@ extension FleetPacer {
     /// Whether it committed an emission that waits (behind another of its
     /// key, or for room): a delivery round that looks around claims it.
     var waiting: Bool
+    /// Whether it left a first emission waiting for room here without
+    /// telling the fleet (see `FleetWorkState.untoldWaits`).
+    var untold = false
   }
 
   /// Claims up to a batch of keys (this process's sends first, then due
@@ -313,7 +317,7 @@ extension FleetPacer {
     if !configuration.pollsOnly, let due = result.earliestDue, let local = clock.localInstant(of: due) {
       wake.wake(at: local)
     }
-    return FoldOutcome(claimed: claimed.count, leased: leased, waiting: waiting)
+    return FoldOutcome(claimed: claimed.count, leased: leased, waiting: waiting, untold: waiting && !tellsFleet)
   }
 
   /// One delivery round: starts the handlers of the emissions that folds
@@ -324,7 +328,7 @@ extension FleetPacer {
   /// still deliver. Returns how many handlers it started.
   @discardableResult
   func deliverRound(_ group: inout DiscardingTaskGroup) async throws -> Int {
-    let (ready, looks) = work.withLock { state in
+    let (ready, looks, untold) = work.withLock { state in
       defer {
         state.ready = []
         state.deliveryLooks = false
@@ -333,7 +337,10 @@ extension FleetPacer {
       // done: their room stays reserved meanwhile, so that a fold cannot
       // lease into it.
       state.reserved += state.ready.count
-      return (state.ready, state.deliveryLooks)
+      // The waits left untold so far: this round tells the fleet of them if
+      // its room runs out first.
+      let untold = state.deliveryLooks && state.hasUntoldWait ? state.untoldWaits : nil
+      return (state.ready, state.deliveryLooks, untold)
     }
     // Cancelled, it starts nothing: what is leased here goes back, uncounted,
     // when the worker ends (`releaseUnstartedLeases`).
@@ -359,7 +366,7 @@ extension FleetPacer {
       // Started here, once the answer came: a lease that came after the time
       // limit is given back when the worker stops, or expires.
       let leased = try await withAnswerTimeout(configuration.roundTimeout, counting: calls) {
-        try await self.settle(claiming: room, lookingAround: looks)
+        try await self.settle(claiming: room, lookingAround: looks, tellingUpTo: untold)
       }
       guard !Task.isCancelled else { return handedOver.count }
       claimed = startable(leased)
@@ -382,8 +389,12 @@ extension FleetPacer {
   /// each key removed and, when `lookingAround`, the first of any key whose
   /// lease is free or expired. Returns the claimed ones, now this process's
   /// to deliver (see ``startable(_:)``). Makes no call when there is nothing
-  /// to do.
-  func settle(claiming capacity: Int, lookingAround: Bool) async throws -> [LeasedEmission] {
+  /// to do. Given `untold` (see `FleetWorkState.untoldWaits`), it tells the
+  /// fleet of a first emission left waiting if its room runs out before it
+  /// reaches every free one; those waits are then told.
+  func settle(
+    claiming capacity: Int, lookingAround: Bool, tellingUpTo untold: UInt64? = nil
+  ) async throws -> [LeasedEmission] {
     let finished = work.withLock { Array($0.finished) }
     guard !finished.isEmpty || (capacity > 0 && lookingAround) else { return [] }
     let ns = namespace.quoted
@@ -391,7 +402,8 @@ extension FleetPacer {
       """
       SELECT o_removed, o_id, o_key, o_value, o_emitted, o_deliveries
       FROM \(unescaped: ns).pace_settle(\(name), \(owner), \(finished),
-        \(configuration.lease.microseconds) * interval '1 microsecond', \(max(capacity, 0)), \(lookingAround))
+        \(configuration.lease.microseconds) * interval '1 microsecond', \(max(capacity, 0)), \(lookingAround),
+        \(untold != nil && !configuration.pollsOnly))
       """,
       logger: logger)
     var removed: Set<Int64> = []
@@ -406,6 +418,7 @@ extension FleetPacer {
       }
     }
     settle(finished, removed: removed)
+    if let untold { work.withLock { $0.fleetTold(upTo: untold) } }
     counters.withLock { $0.statements += 1 }
     return leased
   }
@@ -559,6 +572,10 @@ extension FleetPacer {
     work.withLock { state in
       if state.knownEarliest.map({ due < $0 }) ?? true { state.knownEarliest = due }
       state.lookAround(by: local ?? .now)
+      // One that says "now" has every process that hears it look around at
+      // once: a wait left untold here is told. (One of a later deadline has
+      // them look then.)
+      if local.map({ $0 <= .now }) ?? true { state.fleetTold(upTo: state.untoldWaits) }
     }
     if let local { wake.wake(at: local) } else { wake.poke() }
   }

@@ -325,6 +325,16 @@ struct FleetWorkState: Sendable {
   var looksAroundBy = ContinuousClock.now
   /// The earliest deadline the fleet is known to have, microseconds.
   var knownEarliest: Int64?
+  /// Fold rounds that left a first emission waiting for want of room here
+  /// without telling the fleet (this process's delivery loop was to take
+  /// it), counted; and how many of them the fleet was told of since, by a
+  /// delivery round or by any notification heard (every process that hears
+  /// one looks around). While one is untold, a delivery round whose room
+  /// runs out before its look reaches every free emission (the next
+  /// emission of a key it finished took the room) has `pace_settle` tell
+  /// the fleet, once: not at every round, as a backlog would have it.
+  var untoldWaits: UInt64 = 0
+  var toldWaits: UInt64 = 0
   var stopping = false
   /// Whether `run()` runs: only then are this process's sends remembered.
   var workerRuns = false
@@ -340,6 +350,14 @@ struct FleetWorkState: Sendable {
   /// Set once the fold loop has ended: no fold leases here any more.
   var foldEnded = false
   var schemaChecked = false
+
+  /// Whether a fold left a first emission waiting that the fleet was not told of.
+  var hasUntoldWait: Bool { untoldWaits > toldWaits }
+
+  /// The fleet was told of every wait left untold up to `count` (see `untoldWaits`).
+  mutating func fleetTold(upTo count: UInt64) {
+    toldWaits = max(toldWaits, count)
+  }
 
   /// The delivery loop must look around by `instant` at the latest.
   mutating func lookAround(by instant: ContinuousClock.Instant) {

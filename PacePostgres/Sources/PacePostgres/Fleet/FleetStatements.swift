@@ -207,7 +207,10 @@ enum FleetStatements {
       // lease the next emission of each key removed, if free and there is
       // room, and tell the fleet (a notification for now) of one left free;
       // and, when asked to look around, claim the first emission of each key
-      // whose lease is free or expired, oldest first. The keys removed from
+      // whose lease is free or expired, oldest first. When the caller left
+      // a first emission waiting that the fleet was not told of (`tell`),
+      // and the room ran out before the look reached every free one (the
+      // next emission of a key removed took it), the fleet is told too. The keys removed from
       // are locked first, in order, as `pace_apply` locks the keys it emits
       // for. One call; each step sees the ones before.
       //
@@ -217,7 +220,9 @@ enum FleetStatements {
       // could, on a young table whose statistics say it is empty: a second
       // for 4,000 waiting rows, and a backlog that grows as it slows.)
       """
-      CREATE FUNCTION \(unescaped: ns).pace_settle(p text, owner text, done bigint[], lease interval, lim bigint, look boolean)
+      CREATE FUNCTION \(unescaped: ns).pace_settle(
+        p text, owner text, done bigint[], lease interval, lim bigint, look boolean, tell boolean
+      )
         RETURNS TABLE (o_removed boolean, o_id bigint, o_key text, o_value text, o_emitted bigint, o_deliveries integer)
         LANGUAGE plpgsql AS $$
       DECLARE
@@ -227,6 +232,7 @@ enum FleetStatements {
         n bigint;
         candidate record;
         held text[] := '{}';
+        told boolean := false;
       BEGIN
         FOR k IN SELECT DISTINCT o.key FROM \(unescaped: ns).outbox o
                  WHERE o.id = ANY(done) AND o.lease_owner = owner ORDER BY 1 LOOP
@@ -264,10 +270,24 @@ enum FleetStatements {
         FOREACH k IN ARRAY removed LOOP
           IF (SELECT e.lease_owner IS NULL FROM \(unescaped: ns).outbox e
               WHERE e.pacer = p AND e.key = k ORDER BY e.id LIMIT 1) THEN
-            PERFORM pg_notify('\(unescaped: channel)', p || ' ' || \(unescaped: ns).pace_micros(\(unescaped: ns).pace_now()));
+            told := true;
             EXIT;
           END IF;
         END LOOP;
+        -- A first emission of another key that waits, free, when the room
+        -- ran out before the look reached it (or before it began). Only
+        -- when asked (`tell`): a round that runs out of room under a
+        -- backlog would otherwise tell the fleet every time.
+        IF tell AND NOT told AND leased >= lim THEN
+          told := EXISTS (
+            SELECT FROM \(unescaped: ns).outbox o
+            WHERE o.pacer = p AND (o.lease_expires_at IS NULL OR o.lease_expires_at <= \(unescaped: ns).pace_now())
+              AND NOT (o.key = ANY(held))
+              AND NOT EXISTS (SELECT FROM \(unescaped: ns).outbox e WHERE e.pacer = p AND e.key = o.key AND e.id < o.id));
+        END IF;
+        IF told THEN
+          PERFORM pg_notify('\(unescaped: channel)', p || ' ' || \(unescaped: ns).pace_micros(\(unescaped: ns).pace_now()));
+        END IF;
       END $$
       """,
     ]

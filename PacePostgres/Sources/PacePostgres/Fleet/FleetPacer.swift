@@ -142,23 +142,30 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
   /// Returns once the send is committed, with its instant. The policy takes
   /// it in at that instant, whichever process folds it and when.
   ///
-  /// - Throws: Errors of the database or the connection; the send was then
-  ///   not recorded (or, when the connection broke after the commit, may
-  ///   have been: a send is not idempotent).
+  /// - Throws: Errors of the database or the connection, and
+  ///   ``FleetPacerError`` when the database does not answer within
+  ///   ``FleetConfiguration/answerTimeout``; the send was then not recorded
+  ///   (or, when the connection broke after the commit or the answer came
+  ///   late, may have been: a send is not idempotent).
   @discardableResult
   public func send(_ value: Value, for key: Key) async throws -> Date {
     let json = String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
     let ns = namespace.quoted
     let keyText = key.description
     try await checkSchema()
-    var instant: Int64 = 0
+    let instant: Int64
     do {
-      let rows = try await client.query(
-        """
+      // Bounded: a pool that lost its server may never answer (seen after
+      // a restart of PostgreSQL), and a send must fail, not hang.
+      let (client, logger) = (client, logger)
+      let query: PostgresQuery = """
         SELECT \(unescaped: ns).pace_send(\(name), \(keyText), \(json)::jsonb, \(configuration.foldGrace.microseconds) * interval '1 microsecond')
-        """,
-        logger: logger)
-      for try await micros in rows.decode(Int64.self) { instant = micros }
+        """
+      instant = try await withAnswerTimeout(configuration.answerTimeout) {
+        var instant: Int64 = 0
+        for try await micros in try await client.query(query, logger: logger).decode(Int64.self) { instant = micros }
+        return instant
+      }
     } catch {
       throw FleetPacerError(namespace: namespace, pacer: name, doing: "send", error: error)
     }

@@ -74,6 +74,35 @@ struct FleetFailureTests {
     }
   }
 
+  @Test func sendTheDatabaseDoesNotAnswer_throwsAClearErrorAfterTheAnswerTimeout() async throws {
+    let server = try TestPostgresServer.required()
+    let database = try await server.makeDatabase()
+    try await server.withClient(database: database) { client in
+      try await PaceSchema(namespace: namespace).migrate(on: client)
+      var configuration = FleetConfiguration()
+      configuration.answerTimeout = .milliseconds(500)
+      let pacer = FleetPacer(
+        .debounce(for: .seconds(60)), name: "saves", namespace: namespace, client: client, configuration: configuration
+      ) { (_: FleetEmission<String, String>) in }
+      try await pacer.send("first", for: "doc")  // the key's row, and the schema checked
+      // A pool that lost its server after a restart has left a send waiting
+      // for ever; here a lock on the key's row holds it, until 10 s from now.
+      try await client.withConnection { holder in
+        try await holder.query("BEGIN", logger: TestPostgresServer.logger)
+        try await holder.query("SELECT FROM fleet.keys WHERE pacer = 'saves' AND key = 'doc' FOR UPDATE", logger: TestPostgresServer.logger)
+        let release = Task {
+          try await Task.sleep(for: .seconds(10))
+          try await holder.query("ROLLBACK", logger: TestPostgresServer.logger)
+        }
+        let error = await #expect(throws: FleetPacerError.self) { try await pacer.send("second", for: "doc") }
+        #expect(error?.description.contains("send") == true)
+        release.cancel()
+        _ = await release.result
+        try await holder.query("ROLLBACK", logger: TestPostgresServer.logger)
+      }
+    }
+  }
+
   @Test func serverRestartMidRun_nothingCommittedIsLostAndNothingIsStranded() async throws {
     // A server of its own: restarting the suites' shared one cut the
     // connections of the tests running beside it, and the suite hung in

@@ -27,7 +27,7 @@ let package = Package(
     // The timing contract (policies) and the drivers that run it. Toolchain only.
     .target(name: "Pace", dependencies: ["CPaceLinux"]),
     // On Linux: the timerfd calls Swift's Glibc module leaves out, for Pace's timer thread,
-    // and the futex lock behind LockedState and the pacers.
+    // and the futex lock behind LockedState and the pacers. Everywhere: a cache prefetch.
     .target(name: "CPaceLinux"),
     // Stages as text, beside Pace rather than in it: a user who writes stages
     // in code never sees help strings or a word parser. Uses Pace's `package`

@@ -4,7 +4,7 @@
 //===----------------------------------------------------------------------===//
 
 import Logging
-import PacePostgres
+@testable import PacePostgres
 import PostgresNIO
 import Testing
 
@@ -277,8 +277,9 @@ struct PaceSchemaTests {
     try await withDatabase { client in
       try await schema.migrate(on: client)
       // 1: key a's first, leased here and done; 2: a's next; 3: b's first,
-      // free. The round's room (one) goes to 2: b waits.
-      func settle(telling: Bool) async throws -> [String] {
+      // free. The round's room (one) goes to 2: b waits. With no room at
+      // all (nothing done, a room of none), b waits too.
+      func settle(telling: Bool, done: [Int64] = [1], room: Int = 1) async throws -> [String] {
         try await client.query("DELETE FROM fleet.outbox")
         try await client.query(
           """
@@ -288,24 +289,32 @@ struct PaceSchemaTests {
                  (3, 'mail', 'b', '"v"', fleet.pace_now(), NULL, NULL)
           """)
         return try await strings(
-          "SELECT o_id::text FROM fleet.pace_settle('mail', 'me', '{1}', interval '1 minute', 1, true, \(telling))",
+          "SELECT o_id::text FROM fleet.pace_settle('mail', 'me', \(done), interval '1 minute', \(room), true, \(telling))",
           on: client)
       }
       try await client.withConnection { connection in
         try await connection.listen(on: namespace.name) { notifications in
           // Notifications of different transactions arrive in the order
           // they committed: a marker after each call shows what it sent.
-          var heard = notifications.makeAsyncIterator()
-          var untilMarker: [[String]] = [[]]
           #expect(try await settle(telling: false) == ["1", "2"])
           try await client.query("SELECT pg_notify(\(namespace.name), 'marker')")
           #expect(try await settle(telling: true) == ["1", "2"])
           try await client.query("SELECT pg_notify(\(namespace.name), 'marker')")
-          while untilMarker.count < 3, let payload = try await heard.next()?.payload {
-            if payload == "marker" { untilMarker.append([]) } else { untilMarker[untilMarker.count - 1].append(payload) }
+          #expect(try await settle(telling: true, done: [], room: 0) == [])
+          try await client.query("SELECT pg_notify(\(namespace.name), 'marker')")
+          // Each call's notifications, up to its marker; bounded, so that a
+          // notification never sent fails the test rather than hang it.
+          let untilMarker = try await withAnswerTimeout(.seconds(20)) {
+            var heard = notifications.makeAsyncIterator()
+            var untilMarker: [[String]] = [[]]
+            while untilMarker.count < 4, let payload = try await heard.next()?.payload {
+              if payload == "marker" { untilMarker.append([]) } else { untilMarker[untilMarker.count - 1].append(payload) }
+            }
+            return untilMarker
           }
           #expect(untilMarker[0].isEmpty)  // not asked: nothing said
           #expect(untilMarker[1].count == 1 && untilMarker[1].allSatisfy { $0.hasPrefix("mail ") })
+          #expect(untilMarker[2].count == 1 && untilMarker[2].allSatisfy { $0.hasPrefix("mail ") })
         }
       }
     }

@@ -3,10 +3,10 @@
 // Licensed under Apache License v2.0. See LICENSE.txt for license information.
 //===----------------------------------------------------------------------===//
 
-// What Pace needs on Linux that Swift's Glibc module does not import: the
+// Pace's C glue. On Linux, what Swift's Glibc module does not import: the
 // timer thread's calls (<sys/timerfd.h>, and `pthread_setname_np`, which needs
-// _GNU_SOURCE), and the futex lock behind `LockedState` and the pacers.
-// On other systems, only `c_pace_prefetch`.
+// _GNU_SOURCE), and the futex lock behind `LockedState` and the pacers. On
+// every system, `c_pace_prefetch`, which Swift cannot spell.
 
 #ifndef C_PACE_LINUX_H
 #define C_PACE_LINUX_H

@@ -64,7 +64,8 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   @usableFromInline let delivery: PacerDelivery
   @usableFromInline let state = LockedState(State())
   /// Where the slots' index lies (``KeyedSlots/indexLocation``), published
-  /// under the lock whenever a key comes or goes, read without it: a send
+  /// under the lock after a change that may move it (a key came or went),
+  /// read without it: a send
   /// prefetches its key's bucket before it takes the lock. At a million keys
   /// the bucket is a cache miss, and the clock read (its fence) lets no load
   /// begin before it ends, but it does not wait for a prefetch: the miss
@@ -216,12 +217,13 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     if delivers { startDelivery() }
   }
 
-  /// Publishes where the slots' index lies now, for sends to prefetch from.
+  /// Publishes where the slots' index lies now, for sends to prefetch from:
+  /// only when it moved, so that the line every sender reads stays shared.
   @inlinable
   func publishIndex(_ state: inout State) {
     let (address, mask) = state.slots.indexLocation
-    indexMask.store(mask, ordering: .relaxed)
-    indexAddress.store(address, ordering: .relaxed)
+    if indexMask.load(ordering: .relaxed) != mask { indexMask.store(mask, ordering: .relaxed) }
+    if indexAddress.load(ordering: .relaxed) != address { indexAddress.store(address, ordering: .relaxed) }
   }
 
   private func forEveryKey(_ event: (inout Machine, DriverInstant) -> PacingAction<Value>) {

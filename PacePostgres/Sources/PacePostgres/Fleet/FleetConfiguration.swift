@@ -54,10 +54,10 @@ public struct FleetConfiguration: Sendable, Hashable {
   /// again (by any process). 1 s by default.
   public var retryDelay: Duration = .seconds(1)
 
-  /// How long a send, and the worker's start (when it checks the
-  /// namespace's schema), wait for the database to answer before they throw
-  /// a ``FleetPacerError``: a database that is away is an error, not a
-  /// hang. Also the most a stopping worker waits for its calls still under
+  /// How long a send, and the first send's and the worker's check of the
+  /// namespace's schema, each wait for the database to answer before they
+  /// throw a ``FleetPacerError``: a database that is away is an error, not
+  /// a hang. Also the most a stopping worker waits for its calls still under
   /// way. 10 s by default.
   public var answerTimeout: Duration = .seconds(10)
 

@@ -168,7 +168,11 @@ extension FleetPacer {
     let limit = configuration.answerTimeout
     await Task { [self] in
       await calls.waitUntilNone(within: limit)
-      _ = try? await withAnswerTimeout(limit) { try await self.settle(claiming: 0, lookingAround: false) }
+      // A wait a fold left untold is told now: this process takes it no more.
+      let untold = work.withLock { $0.hasUntoldWait ? $0.untoldWaits : nil }
+      _ = try? await withAnswerTimeout(limit) {
+        try await self.settle(claiming: 0, lookingAround: false, tellingUpTo: untold)
+      }
     }.value
     await releaseUnstartedLeases()
   }
@@ -224,8 +228,9 @@ extension FleetPacer {
     /// The emissions it committed first in their key's line, leased to this
     /// process: the delivery loop starts them without a claim of its own.
     var leased: [LeasedEmission]
-    /// Whether it committed an emission that waits (behind another of its
-    /// key, or for room): a delivery round that looks around claims it.
+    /// Whether it committed an emission first in its key's line that it
+    /// could not lease for want of room here: a delivery round that looks
+    /// around claims it.
     var waiting: Bool
     /// Whether it left a first emission waiting for room here without
     /// telling the fleet (see `FleetWorkState.untoldWaits`).
@@ -317,7 +322,8 @@ extension FleetPacer {
     if !configuration.pollsOnly, let due = result.earliestDue, let local = clock.localInstant(of: due) {
       wake.wake(at: local)
     }
-    return FoldOutcome(claimed: claimed.count, leased: leased, waiting: waiting, untold: waiting && !tellsFleet)
+    return FoldOutcome(
+      claimed: claimed.count, leased: leased, waiting: waiting, untold: waiting && !tellsFleet && !configuration.pollsOnly)
   }
 
   /// One delivery round: starts the handlers of the emissions that folds
@@ -339,7 +345,7 @@ extension FleetPacer {
       state.reserved += state.ready.count
       // The waits left untold so far: this round tells the fleet of them if
       // its room runs out first.
-      let untold = state.deliveryLooks && state.hasUntoldWait ? state.untoldWaits : nil
+      let untold = state.hasUntoldWait ? state.untoldWaits : nil
       return (state.ready, state.deliveryLooks, untold)
     }
     // Cancelled, it starts nothing: what is leased here goes back, uncounted,
@@ -396,14 +402,15 @@ extension FleetPacer {
     claiming capacity: Int, lookingAround: Bool, tellingUpTo untold: UInt64? = nil
   ) async throws -> [LeasedEmission] {
     let finished = work.withLock { Array($0.finished) }
-    guard !finished.isEmpty || (capacity > 0 && lookingAround) else { return [] }
+    // A wait left untold needs the call even with no room: it tells the fleet.
+    guard !finished.isEmpty || (capacity > 0 && lookingAround) || untold != nil else { return [] }
     let ns = namespace.quoted
     let rows = try await client.query(
       """
       SELECT o_removed, o_id, o_key, o_value, o_emitted, o_deliveries
       FROM \(unescaped: ns).pace_settle(\(name), \(owner), \(finished),
         \(configuration.lease.microseconds) * interval '1 microsecond', \(max(capacity, 0)), \(lookingAround),
-        \(untold != nil && !configuration.pollsOnly))
+        \(untold != nil))
       """,
       logger: logger)
     var removed: Set<Int64> = []
@@ -418,7 +425,7 @@ extension FleetPacer {
       }
     }
     settle(finished, removed: removed)
-    if let untold { work.withLock { $0.fleetTold(upTo: untold) } }
+    if let untold { work.withLock { $0.untoldWaitsHandled(upTo: untold) } }
     counters.withLock { $0.statements += 1 }
     return leased
   }
@@ -572,10 +579,6 @@ extension FleetPacer {
     work.withLock { state in
       if state.knownEarliest.map({ due < $0 }) ?? true { state.knownEarliest = due }
       state.lookAround(by: local ?? .now)
-      // One that says "now" has every process that hears it look around at
-      // once: a wait left untold here is told. (One of a later deadline has
-      // them look then.)
-      if local.map({ $0 <= .now }) ?? true { state.fleetTold(upTo: state.untoldWaits) }
     }
     if let local { wake.wake(at: local) } else { wake.poke() }
   }

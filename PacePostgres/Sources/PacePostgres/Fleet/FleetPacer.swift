@@ -142,11 +142,13 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
   /// Returns once the send is committed, with its instant. The policy takes
   /// it in at that instant, whichever process folds it and when.
   ///
-  /// - Throws: Errors of the database or the connection, and
-  ///   ``FleetPacerError`` when the database does not answer within
-  ///   ``FleetConfiguration/answerTimeout``; the send was then not recorded
-  ///   (or, when the connection broke after the commit or the answer came
-  ///   late, may have been: a send is not idempotent).
+  /// - Throws: ``FleetPacerError`` for an error of the database or the
+  ///   connection, and when the database does not answer within
+  ///   ``FleetConfiguration/answerTimeout`` (the first send checks the
+  ///   namespace's schema first, within as long again); the send was then
+  ///   not recorded (or, when the connection broke after the commit or the
+  ///   answer came late, may have been: a send is not idempotent).
+  ///   `CancellationError` when the calling task is cancelled.
   @discardableResult
   public func send(_ value: Value, for key: Key) async throws -> Date {
     let json = String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
@@ -166,6 +168,8 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
         for try await micros in try await client.query(query, logger: logger).decode(Int64.self) { instant = micros }
         return instant
       }
+    } catch is CancellationError {
+      throw CancellationError()
     } catch {
       throw FleetPacerError(namespace: namespace, pacer: name, doing: "send", error: error)
     }
@@ -334,14 +338,14 @@ struct FleetWorkState: Sendable {
   var knownEarliest: Int64?
   /// Fold rounds that left a first emission waiting for want of room here
   /// without telling the fleet (this process's delivery loop was to take
-  /// it), counted; and how many of them the fleet was told of since, by a
-  /// delivery round or by any notification heard (every process that hears
-  /// one looks around). While one is untold, a delivery round whose room
-  /// runs out before its look reaches every free emission (the next
-  /// emission of a key it finished took the room) has `pace_settle` tell
-  /// the fleet, once: not at every round, as a backlog would have it.
+  /// it), counted; and how many of them a delivery round has handled since.
+  /// While one is not, the next delivery round (it makes its call even
+  /// with no room) has `pace_settle` tell the fleet if its room runs out
+  /// before its look reaches every free first emission (the next emission
+  /// of a key it finished took the room, or there was none): once per such
+  /// fold, not at every round, as a backlog would have it.
   var untoldWaits: UInt64 = 0
-  var toldWaits: UInt64 = 0
+  var handledWaits: UInt64 = 0
   var stopping = false
   /// Whether `run()` runs: only then are this process's sends remembered.
   var workerRuns = false
@@ -358,12 +362,14 @@ struct FleetWorkState: Sendable {
   var foldEnded = false
   var schemaChecked = false
 
-  /// Whether a fold left a first emission waiting that the fleet was not told of.
-  var hasUntoldWait: Bool { untoldWaits > toldWaits }
+  /// Whether a fold left a first emission waiting that no delivery round
+  /// has yet told the fleet of, or found taken.
+  var hasUntoldWait: Bool { untoldWaits > handledWaits }
 
-  /// The fleet was told of every wait left untold up to `count` (see `untoldWaits`).
-  mutating func fleetTold(upTo count: UInt64) {
-    toldWaits = max(toldWaits, count)
+  /// A delivery round handled the waits left untold up to `count` (see
+  /// `untoldWaits`): it told the fleet, or found none still waiting.
+  mutating func untoldWaitsHandled(upTo count: UInt64) {
+    handledWaits = max(handledWaits, count)
   }
 
   /// The delivery loop must look around by `instant` at the latest.

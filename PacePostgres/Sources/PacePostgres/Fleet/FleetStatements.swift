@@ -210,7 +210,8 @@ enum FleetStatements {
       // whose lease is free or expired, oldest first. When the caller left
       // a first emission waiting that the fleet was not told of (`tell`),
       // and the room ran out before the look reached every free one (the
-      // next emission of a key removed took it), the fleet is told too. The keys removed from
+      // next emission of a key removed took it, or there was none), the
+      // fleet is told too. The keys removed from
       // are locked first, in order, as `pace_apply` locks the keys it emits
       // for. One call; each step sees the ones before.
       //
@@ -248,19 +249,33 @@ enum FleetStatements {
           GET DIAGNOSTICS n = ROW_COUNT;
           leased := leased + n;
         END LOOP;
-        IF look AND leased < lim THEN
+        -- The look claims free first emissions while there is room; once
+        -- the room ran out (or there was none), and only when asked
+        -- (`tell`), it goes on to find whether a free first emission waits,
+        -- to tell the fleet of it. Not asked, it stops: a round that runs
+        -- out of room under a backlog would otherwise tell every time.
+        IF (look AND leased < lim) OR tell THEN
           FOR candidate IN SELECT o.id, o.key FROM \(unescaped: ns).outbox o
                  WHERE o.pacer = p AND (o.lease_expires_at IS NULL OR o.lease_expires_at <= \(unescaped: ns).pace_now())
                  ORDER BY o.id LOOP
-            EXIT WHEN leased >= lim;
             -- A key whose line is held (its first row leased elsewhere, or
             -- locked) is tried once: none of its later rows can lead. Few are:
             -- no more than the emissions leased across the fleet.
             CONTINUE WHEN candidate.key = ANY(held);
-            RETURN QUERY SELECT * FROM \(unescaped: ns).pace_lease_first(p, candidate.key, candidate.id, owner, lease);
-            GET DIAGNOSTICS n = ROW_COUNT;
-            leased := leased + n;
-            IF n = 0 THEN held := held || candidate.key; END IF;
+            IF look AND leased < lim THEN
+              RETURN QUERY SELECT * FROM \(unescaped: ns).pace_lease_first(p, candidate.key, candidate.id, owner, lease);
+              GET DIAGNOSTICS n = ROW_COUNT;
+              leased := leased + n;
+              IF n = 0 THEN held := held || candidate.key; END IF;
+            ELSIF NOT tell THEN
+              EXIT;
+            ELSIF candidate.id = (SELECT min(e.id) FROM \(unescaped: ns).outbox e
+                                  WHERE e.pacer = p AND e.key = candidate.key) THEN
+              told := true;
+              EXIT;
+            ELSE
+              held := held || candidate.key;
+            END IF;
           END LOOP;
         END IF;
         -- Checked last, so that a first row this call's look leased is not
@@ -268,23 +283,12 @@ enum FleetStatements {
         -- plan read every row of the pacer, dead ones included), and only
         -- the first of each key: one behind a first leased here waits for it.
         FOREACH k IN ARRAY removed LOOP
+          EXIT WHEN told;
           IF (SELECT e.lease_owner IS NULL FROM \(unescaped: ns).outbox e
               WHERE e.pacer = p AND e.key = k ORDER BY e.id LIMIT 1) THEN
             told := true;
-            EXIT;
           END IF;
         END LOOP;
-        -- A first emission of another key that waits, free, when the room
-        -- ran out before the look reached it (or before it began). Only
-        -- when asked (`tell`): a round that runs out of room under a
-        -- backlog would otherwise tell the fleet every time.
-        IF tell AND NOT told AND leased >= lim THEN
-          told := EXISTS (
-            SELECT FROM \(unescaped: ns).outbox o
-            WHERE o.pacer = p AND (o.lease_expires_at IS NULL OR o.lease_expires_at <= \(unescaped: ns).pace_now())
-              AND NOT (o.key = ANY(held))
-              AND NOT EXISTS (SELECT FROM \(unescaped: ns).outbox e WHERE e.pacer = p AND e.key = o.key AND e.id < o.id));
-        END IF;
         IF told THEN
           PERFORM pg_notify('\(unescaped: channel)', p || ' ' || \(unescaped: ns).pace_micros(\(unescaped: ns).pace_now()));
         END IF;

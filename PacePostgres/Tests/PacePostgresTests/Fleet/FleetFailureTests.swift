@@ -95,7 +95,8 @@ struct FleetFailureTests {
           try await holder.query("ROLLBACK", logger: TestPostgresServer.logger)
         }
         let error = await #expect(throws: FleetPacerError.self) { try await pacer.send("second", for: "doc") }
-        #expect(error?.description.contains("send") == true)
+        #expect(error?.description.contains("could not send") == true)
+        #expect(error?.underlying.contains("AnswerTimeout") == true)
         release.cancel()
         _ = await release.result
         try await holder.query("ROLLBACK", logger: TestPostgresServer.logger)

@@ -30,17 +30,17 @@ import Testing
     #expect(state.reserveClaimRoom(2, lookingAround: true) == 1)
   }
 
-  @Test func untoldWait_isToldOnlyUpToWhatTheTellingRoundKnew() {
+  @Test func untoldWait_isHandledOnlyUpToWhatTheTellingRoundKnew() {
     var state = FleetWorkState()
     #expect(!state.hasUntoldWait)
     state.untoldWaits += 1  // a fold left one waiting, untold
     let told = state.untoldWaits  // a delivery round starts telling of it
     state.untoldWaits += 1  // meanwhile, another fold leaves one more
-    state.fleetTold(upTo: told)
+    state.untoldWaitsHandled(upTo: told)
     #expect(state.hasUntoldWait)  // the later one is still to tell
-    state.fleetTold(upTo: state.untoldWaits)
+    state.untoldWaitsHandled(upTo: state.untoldWaits)
     #expect(!state.hasUntoldWait)
-    state.fleetTold(upTo: told)  // a late answer of an older round changes nothing
+    state.untoldWaitsHandled(upTo: told)  // a late answer of an older round changes nothing
     #expect(!state.hasUntoldWait)
   }
 

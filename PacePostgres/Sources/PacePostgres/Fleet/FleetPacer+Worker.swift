@@ -190,7 +190,7 @@ extension FleetPacer {
         SET lease_expires_at = \(unescaped: ns).pace_now(), deliveries = greatest(deliveries - 1, 0)
         WHERE pacer = \(name) AND lease_owner = \(owner) AND lease_expires_at > \(unescaped: ns).pace_now()
         RETURNING lease_expires_at)
-      SELECT pg_notify(\(namespace.name), \(name) || ' ' || \(unescaped: ns).pace_micros(min(lease_expires_at)))
+      SELECT \(unescaped: ns).pace_notify(\(name), \(unescaped: ns).pace_micros(min(lease_expires_at)))
       FROM released HAVING count(*) > 0
       """)
   }
@@ -206,7 +206,7 @@ extension FleetPacer {
         SET lease_expires_at = \(unescaped: ns).pace_now() + \(delay.microseconds) * interval '1 microsecond'
         WHERE pacer = \(name) AND lease_owner = \(owner) AND id = ANY(\(ids))
         RETURNING lease_expires_at)
-      SELECT pg_notify(\(namespace.name), \(name) || ' ' || \(unescaped: ns).pace_micros(min(lease_expires_at)))
+      SELECT \(unescaped: ns).pace_notify(\(name), \(unescaped: ns).pace_micros(min(lease_expires_at)))
       FROM given HAVING count(*) > 0
       """)
   }
@@ -569,7 +569,7 @@ extension FleetPacer {
   }
 
   private func heard(_ payload: String) {
-    // "<pacer> <deadline µs>"; a pacer's name may hold spaces.
+    // "<pacer> <µs>", as `pace_notify` writes it; a pacer's name may hold spaces.
     guard let space = payload.lastIndex(of: " "), payload[..<space] == name,
       let due = Int64(payload[payload.index(after: space)...])
     else { return }

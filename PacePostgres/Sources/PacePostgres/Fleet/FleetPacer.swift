@@ -148,7 +148,9 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
   ///   namespace's schema first, within as long again); the send was then
   ///   not recorded (or, when the connection broke after the commit or the
   ///   answer came late, may have been: a send is not idempotent).
-  ///   `CancellationError` when the calling task is cancelled.
+  ///   ``PaceSchemaError`` when the namespace is not migrated to this
+  ///   library's version; `CancellationError` when the calling task is
+  ///   cancelled.
   @discardableResult
   public func send(_ value: Value, for key: Key) async throws -> Date {
     let json = String(decoding: try JSONEncoder().encode(value), as: UTF8.self)

@@ -24,6 +24,14 @@ enum FleetStatements {
     let ns = namespace.quoted
     let channel = namespace.name
     return [
+      // A notification to the processes of pacer `p`: "<pacer> <µs>", the
+      // instant by which their workers look again (now, for an emission
+      // left free; a deadline; the end of a lease given back). The one
+      // place its form is written; a worker reads it in `heard(_:)`.
+      """
+      CREATE FUNCTION \(unescaped: ns).pace_notify(p text, micros bigint) RETURNS void
+        LANGUAGE sql VOLATILE AS $$SELECT pg_notify('\(unescaped: channel)', p || ' ' || micros)$$
+      """,
       // A send: lock the key's row, read the instant, record the send. The
       // row becomes due a grace period later: the sending process folds it at
       // once; another process takes over only if that one went away.
@@ -158,9 +166,9 @@ enum FleetStatements {
         -- at once (which also tells of any deadline), as `pace_settle`
         -- tells of one it cannot lease.
         IF waits AND tell THEN
-          PERFORM pg_notify('\(unescaped: channel)', p || ' ' || \(unescaped: ns).pace_micros(\(unescaped: ns).pace_now()));
+          PERFORM \(unescaped: ns).pace_notify(p, \(unescaped: ns).pace_micros(\(unescaped: ns).pace_now()));
         ELSIF notify_at IS NOT NULL THEN
-          PERFORM pg_notify('\(unescaped: channel)', p || ' ' || notify_at);
+          PERFORM \(unescaped: ns).pace_notify(p, notify_at);
         END IF;
       END $$
       """,
@@ -290,7 +298,7 @@ enum FleetStatements {
           END IF;
         END LOOP;
         IF told THEN
-          PERFORM pg_notify('\(unescaped: channel)', p || ' ' || \(unescaped: ns).pace_micros(\(unescaped: ns).pace_now()));
+          PERFORM \(unescaped: ns).pace_notify(p, \(unescaped: ns).pace_micros(\(unescaped: ns).pace_now()));
         END IF;
       END $$
       """,

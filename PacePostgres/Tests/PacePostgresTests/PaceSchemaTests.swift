@@ -278,7 +278,8 @@ struct PaceSchemaTests {
       try await schema.migrate(on: client)
       // 1: key a's first, leased here and done; 2: a's next; 3: b's first,
       // free. The round's room (one) goes to 2: b waits. With no room at
-      // all (nothing done, a room of none), b waits too.
+      // all (nothing done, a room of none), b waits too; with room for two,
+      // b's first is leased here.
       func settle(telling: Bool, done: [Int64] = [1], room: Int = 1) async throws -> [String] {
         try await client.query("DELETE FROM fleet.outbox")
         try await client.query(
@@ -302,12 +303,17 @@ struct PaceSchemaTests {
           try await client.query("SELECT pg_notify(\(namespace.name), 'marker')")
           #expect(try await settle(telling: true, done: [], room: 0) == [])
           try await client.query("SELECT pg_notify(\(namespace.name), 'marker')")
+          #expect(try await settle(telling: false, done: [], room: 0) == [])
+          try await client.query("SELECT pg_notify(\(namespace.name), 'marker')")
+          // Room for both: b's first is leased here, nothing waits to tell of.
+          #expect(try await settle(telling: true, room: 2) == ["1", "2", "3"])
+          try await client.query("SELECT pg_notify(\(namespace.name), 'marker')")
           // Each call's notifications, up to its marker; bounded, so that a
           // notification never sent fails the test rather than hang it.
           let untilMarker = try await withAnswerTimeout(.seconds(20)) {
             var heard = notifications.makeAsyncIterator()
             var untilMarker: [[String]] = [[]]
-            while untilMarker.count < 4, let payload = try await heard.next()?.payload {
+            while untilMarker.count < 6, let payload = try await heard.next()?.payload {
               if payload == "marker" { untilMarker.append([]) } else { untilMarker[untilMarker.count - 1].append(payload) }
             }
             return untilMarker
@@ -315,6 +321,8 @@ struct PaceSchemaTests {
           #expect(untilMarker[0].isEmpty)  // not asked: nothing said
           #expect(untilMarker[1].count == 1 && untilMarker[1].allSatisfy { $0.hasPrefix("mail ") })
           #expect(untilMarker[2].count == 1 && untilMarker[2].allSatisfy { $0.hasPrefix("mail ") })
+          #expect(untilMarker[3].isEmpty)  // no room, not asked: nothing said
+          #expect(untilMarker[4].isEmpty)  // asked, but every free first emission leased here
         }
       }
     }

@@ -327,11 +327,13 @@ extension FleetPacer {
   }
 
   /// One delivery round: starts the handlers of the emissions that folds
-  /// leased here, then, when something finished or the fold loop asked to
-  /// look around, runs one statement (`pace_settle`) that removes what
-  /// finished, leases the next emission of those keys, and, looking around,
-  /// claims the first emission of other keys, as many as this process may
-  /// still deliver. Returns how many handlers it started.
+  /// leased here, then, when something finished, the fold loop asked to
+  /// look around, or a fold left a wait untold, runs one statement
+  /// (`pace_settle`) that removes what finished, leases the next emission
+  /// of those keys, and, looking around, claims the first emission of other
+  /// keys, as many as this process may still deliver (and tells the fleet
+  /// of one it leaves waiting, when a wait is untold). Returns how many
+  /// handlers it started.
   @discardableResult
   func deliverRound(_ group: inout DiscardingTaskGroup) async throws -> Int {
     let (ready, looks, untold) = work.withLock { state in
@@ -395,9 +397,10 @@ extension FleetPacer {
   /// each key removed and, when `lookingAround`, the first of any key whose
   /// lease is free or expired. Returns the claimed ones, now this process's
   /// to deliver (see ``startable(_:)``). Makes no call when there is nothing
-  /// to do. Given `untold` (see `FleetWorkState.untoldWaits`), it tells the
-  /// fleet of a first emission left waiting if its room runs out before it
-  /// reaches every free one; those waits are then told.
+  /// to do. Given `untold` (see `FleetWorkState.untoldWaits`), it makes the
+  /// call even with no room, and tells the fleet of a first emission left
+  /// waiting if it does not lease every free one; those waits are then
+  /// handled (told, or found taken).
   func settle(
     claiming capacity: Int, lookingAround: Bool, tellingUpTo untold: UInt64? = nil
   ) async throws -> [LeasedEmission] {

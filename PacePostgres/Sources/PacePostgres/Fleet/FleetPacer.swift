@@ -243,6 +243,8 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
       }
     } catch let error as PaceSchemaError {
       throw error
+    } catch is CancellationError {
+      throw CancellationError()
     } catch {
       throw FleetPacerError(namespace: namespace, pacer: name, doing: "read the schema version", error: error)
     }

@@ -217,9 +217,9 @@ enum FleetStatements {
       // and, when asked to look around, claim the first emission of each key
       // whose lease is free or expired, oldest first. When the caller left
       // a first emission waiting that the fleet was not told of (`tell`),
-      // and the room ran out before the look reached every free one (the
-      // next emission of a key removed took it, or there was none), the
-      // fleet is told too. The keys removed from
+      // and this call does not lease every free one (its room ran out: the
+      // next emission of a key removed took it, or there was none; or it
+      // does not look), the fleet is told too. The keys removed from
       // are locked first, in order, as `pace_apply` locks the keys it emits
       // for. One call; each step sees the ones before.
       //
@@ -266,6 +266,7 @@ enum FleetStatements {
           FOR candidate IN SELECT o.id, o.key FROM \(unescaped: ns).outbox o
                  WHERE o.pacer = p AND (o.lease_expires_at IS NULL OR o.lease_expires_at <= \(unescaped: ns).pace_now())
                  ORDER BY o.id LOOP
+            EXIT WHEN NOT tell AND NOT (look AND leased < lim);
             -- A key whose line is held (its first row leased elsewhere, or
             -- locked) is tried once: none of its later rows can lead. Few are:
             -- no more than the emissions leased across the fleet.
@@ -275,8 +276,6 @@ enum FleetStatements {
               GET DIAGNOSTICS n = ROW_COUNT;
               leased := leased + n;
               IF n = 0 THEN held := held || candidate.key; END IF;
-            ELSIF NOT tell THEN
-              EXIT;
             ELSIF candidate.id = (SELECT min(e.id) FROM \(unescaped: ns).outbox e
                                   WHERE e.pacer = p AND e.key = candidate.key) THEN
               told := true;

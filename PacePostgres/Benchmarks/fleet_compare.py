@@ -53,6 +53,30 @@ for label, counts, rate_, late in [
     print(f"{label:<44} {rate_:>10,.0f} {rate_ / floor_rate:>8.2f} {sum(counts.get('statements', [0])) / sends:>10.2f} "
           f"{sum(counts.get('notifications', [0])) / sends:>11.4f} {percentile(late, .5) / 1e3:>7.1f}ms "
           f"{percentile(late, .99) / 1e3:>7.1f}ms")
+
+
+def slow_statements(name):
+    # The server's log of the run: statements of 50 ms or more, and of
+    # those, the commits (a wait for the disk's flush of the log).
+    path = os.path.join(folder, f"{name}.server.log")
+    durations, commits = [], []
+    for line in open(path, errors="replace") if os.path.exists(path) else []:
+        if " LOG:  duration: " in line:
+            milliseconds = float(line.split(" LOG:  duration: ")[1].split()[0])
+            durations.append(milliseconds)
+            if line.rstrip().endswith("COMMIT;") or line.rstrip().endswith("COMMIT"):
+                commits.append(milliseconds)
+    return durations, commits
+
+
+print()
+print("Statements that took 50 ms or more (the server's log), per run:")
+for name in ("floor", "pace", "polling"):
+    durations, commits = slow_statements(name)
+    if not os.path.exists(os.path.join(folder, f"{name}.server.log")):
+        continue
+    longest = f", longest {max(durations):,.0f} ms" if durations else ""
+    print(f"  {name:<8} {len(durations):>4}{longest}; commits among them: {len(commits)}")
 print()
 checks = [
     ("fleet: sends/s from 4 processes ≥ 0.5× the upsert floor", pace_rate >= 0.5 * floor_rate,

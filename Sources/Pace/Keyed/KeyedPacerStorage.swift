@@ -189,7 +189,9 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   ) {
     let hash = key.hashValue
     let index = indexAddress.load(ordering: .relaxed)
-    if index != 0 { prefetch(index &+ UInt(bitPattern: hash & indexMask.load(ordering: .relaxed)) &* 4) }
+    if index != 0 {
+      prefetch(KeyedSlots<Key, Machine>.bucketAddress(of: hash, index: index, mask: indexMask.load(ordering: .relaxed)))
+    }
     let delivers = state.withLock { state -> Bool in
       guard !state.isShutDown else { return false }
       let now = scheduler.now

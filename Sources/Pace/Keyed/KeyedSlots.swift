@@ -84,7 +84,7 @@ package struct KeyedSlots<Key: Hashable, Machine> {
     let mask = buckets.count &- 1
     let tag = self.tag(hash)
     let slotMask = UInt32(truncatingIfNeeded: (1 << slotBits) &- 1)
-    var bucket = hash & mask
+    var bucket = Self.firstBucket(of: hash, mask: mask)
     while true {
       let entry = buckets[bucket]
       if entry == 0 { return nil }
@@ -97,13 +97,26 @@ package struct KeyedSlots<Key: Hashable, Machine> {
   }
 
   /// Where the index lies, as numbers: the address of its first bucket (0
-  /// when it has none) and the mask of a hash's first bucket. The bucket of
-  /// a hash starts at `address + (hash & mask) * 4`, for a caller that
-  /// prefetches it before it takes its lock (see ``prefetch(_:)``).
+  /// when it has none) and the mask of a hash's first bucket, for a caller
+  /// that prefetches a key's bucket before it takes its lock
+  /// (``bucketAddress(of:index:mask:)``, ``prefetch(_:)``).
   @inlinable
   package var indexLocation: (address: UInt, mask: Int) {
     guard !buckets.isEmpty else { return (0, 0) }
     return buckets.withUnsafeBufferPointer { (UInt(bitPattern: $0.baseAddress), $0.count &- 1) }
+  }
+
+  /// The address of the first bucket that `slot(of:hash:)` reads for
+  /// `hash`, in an index that lay at `index` with `mask` (``indexLocation``).
+  @inlinable
+  package static func bucketAddress(of hash: Int, index: UInt, mask: Int) -> UInt {
+    index &+ UInt(bitPattern: firstBucket(of: hash, mask: mask)) &* UInt(MemoryLayout<UInt32>.stride)
+  }
+
+  /// The bucket where the search for `hash` begins (linear probing from it).
+  @inlinable
+  static func firstBucket(of hash: Int, mask: Int) -> Int {
+    hash & mask
   }
 
   /// The tag of `hash` in a bucket: its high bits, above the slot number.
@@ -133,7 +146,7 @@ package struct KeyedSlots<Key: Hashable, Machine> {
     let slot = slots.count
     slots.append(Slot(key: key, machine: machine))
     let mask = buckets.count &- 1
-    var bucket = hash & mask
+    var bucket = Self.firstBucket(of: hash, mask: mask)
     while buckets[bucket] != 0 { bucket = (bucket &+ 1) & mask }
     buckets[bucket] = entry(slot: slot, hash: hash)
     return slot
@@ -187,7 +200,7 @@ package struct KeyedSlots<Key: Hashable, Machine> {
   func bucket(hash: Int, slotNumber: Int) -> Int {
     let mask = buckets.count &- 1
     let entry = entry(slot: slotNumber, hash: hash)
-    var bucket = hash & mask
+    var bucket = Self.firstBucket(of: hash, mask: mask)
     while buckets[bucket] != entry { bucket = (bucket &+ 1) & mask }
     return bucket
   }
@@ -242,7 +255,7 @@ package struct KeyedSlots<Key: Hashable, Machine> {
     let mask = bucketCount &- 1
     for slot in slots.indices {
       let hash = slots[slot].key.hashValue
-      var bucket = hash & mask
+      var bucket = Self.firstBucket(of: hash, mask: mask)
       while buckets[bucket] != 0 { bucket = (bucket &+ 1) & mask }
       buckets[bucket] = entry(slot: slot, hash: hash)
     }

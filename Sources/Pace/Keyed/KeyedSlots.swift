@@ -217,7 +217,7 @@ package struct KeyedSlots<Key: Hashable, Machine> {
       next = (next &+ 1) & mask
       let entry = buckets[next]
       if entry == 0 { break }
-      let home = slots[Int(entry & slotMask) &- 1].key.hashValue & mask
+      let home = Self.firstBucket(of: slots[Int(entry & slotMask) &- 1].key.hashValue, mask: mask)
       // The entry may fill the hole if its home bucket is not in (hole, next].
       let reachable = hole <= next ? (home > hole && home <= next) : (home > hole || home <= next)
       if !reachable {

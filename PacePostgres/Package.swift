@@ -59,6 +59,8 @@ let package = Package(
         "PacePostgres", "FleetScenario", "FleetProbe",
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "Logging", package: "swift-log"),
+        // The README's example runs its worker in a service group.
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ],
       // Compiled by the clock skew test itself, into a library it preloads.
       exclude: ["Support/skew_clock.c"]

@@ -140,7 +140,8 @@ extension FleetPacer {
         // handlers ran, and each round would remove and refill only the
         // places of the round before, about half of the room per round
         // trip. Under the benchmark's load (instant handlers) the turn made
-        // rounds whole: 20 to 25 % more sends a second, lateness lower.
+        // rounds whole: 7 to 34 % more sends a second in three interleaved
+        // rounds, lateness lower.
         await Task.yield()
       }
       work.withLock { $0.claimsNothing = true }

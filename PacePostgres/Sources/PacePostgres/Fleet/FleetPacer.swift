@@ -16,14 +16,15 @@ import Synchronization
 ///
 /// ```swift
 /// let namespace = try PaceNamespace("notifications")
-/// try await PaceSchema(namespace: namespace).migrate(on: client)
 /// let digests = FleetPacer(.debounce(for: .seconds(30), edges: .trailing(maxWait: .seconds(300))),
 ///                          name: "digest", namespace: namespace, client: client) {
 ///   (emission: FleetEmission<String, Digest>) in
 ///   try await mailer.send(emission.value, to: emission.key, idempotencyKey: "\(emission.id)")
 /// }
-/// // In the application's ServiceGroup, beside the client:
+/// // In the application's ServiceGroup, beside the client; the worker
+/// // waits for the migration every process makes once the client runs:
 /// let group = ServiceGroup(services: [client, digests], logger: logger)
+/// try await PaceSchema(namespace: namespace).migrate(on: client)
 /// // Anywhere, in any process:
 /// try await digests.send(digest, for: userID)
 /// ```
@@ -188,10 +189,14 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
   /// The worker: folds, fires and delivers until the task is cancelled or
   /// the service group shuts down gracefully.
   ///
-  /// It first checks the namespace's schema: it throws
-  /// ``PaceSchemaError`` when the namespace is not migrated to this
-  /// library's version, and ``FleetPacerError`` when the database does not
-  /// answer, rather than wait. Once started, it rides out a database that
+  /// It first checks the namespace's schema. A namespace not migrated yet,
+  /// or migrated to an older version, is looked at again every 100 ms for
+  /// up to ``FleetConfiguration/answerTimeout``: a worker that a service
+  /// group starts beside the client waits for the migration that the
+  /// process runs once the client runs. Then it throws that
+  /// ``PaceSchemaError``; it throws a newer version's at once, and
+  /// ``FleetPacerError`` when the database does not answer, rather than
+  /// wait. Once started, it rides out a database that
   /// goes away: each round that fails is tried again, less and less often
   /// (at most every ``FleetConfiguration/safetyPollInterval``), and what was
   /// committed is taken up where it was left.
@@ -215,7 +220,13 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
       state.lookAround(by: .now)  // What a worker before this one left.
     }
     defer { work.withLock { $0.workerRuns = false } }
-    try await checkSchema()
+    // A graceful shutdown while it waits for a migration ends it quietly.
+    try await withGracefulShutdownHandler {
+      try await checkSchema(waitingForMigration: configuration.answerTimeout)
+    } onGracefulShutdown: {
+      self.shutDownGracefully()
+    }
+    guard !work.withLock({ $0.stopping }) else { return }
     logger.debug("Fleet worker starts", metadata: ["owner": "\(owner)"])
     await withGracefulShutdownHandler {
       await withDiscardingTaskGroup { group in
@@ -233,7 +244,30 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
   }
 
   /// Checks, once, that the namespace is at this library's schema version.
-  func checkSchema() async throws {
+  /// Given `wait`, a namespace not migrated yet or migrated to an older
+  /// version is looked at again every 100 ms for that long before its error
+  /// is thrown: a migration may be under way.
+  func checkSchema(waitingForMigration wait: Duration? = nil) async throws {
+    let giveUp = wait.map { ContinuousClock.now + $0 }
+    while true {
+      do {
+        return try await checkSchemaOnce()
+      } catch let error as PaceSchemaError {
+        switch error {
+        case .notMigrated, .olderVersion:
+          guard let giveUp, ContinuousClock.now < giveUp else { throw error }
+          if counters.withLock({ $0.schemaReads }) == 1 {
+            logger.notice("Fleet worker waits for its namespace's migration", metadata: ["schema": "\(error)"])
+          }
+          try await Task.sleep(for: .milliseconds(100))
+          if work.withLock({ $0.stopping }) { return }  // shut down meanwhile
+        default: throw error
+        }
+      }
+    }
+  }
+
+  private func checkSchemaOnce() async throws {
     guard !work.withLock({ $0.schemaChecked }) else { return }
     let version: Int?
     do {
@@ -248,6 +282,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
     } catch {
       throw FleetPacerError(namespace: namespace, pacer: name, doing: "read the schema version", error: error)
     }
+    counters.withLock { $0.schemaReads += 1 }
     switch version {
     case nil: throw PaceSchemaError.notMigrated(namespace: namespace.name)
     case let version? where version > PaceSchema.version:
@@ -470,6 +505,9 @@ package struct FleetCounters: Sendable {
   package var notifications = 0
   package var deliveries = 0
   package var lostLeases = 0
+  /// How many times the schema's version was read (a worker waiting for a
+  /// migration reads it again and again).
+  package var schemaReads = 0
   package var handlerFailures = 0
   package var failedRounds = 0
 

@@ -57,11 +57,16 @@ struct FleetFailureTests {
     let server = try TestPostgresServer.required()
     let database = try await server.makeDatabase()
     try await server.withClient(database: database) { client in
-      let pacer = FleetPacer(.debounce(for: .seconds(1)), name: "saves", namespace: namespace, client: client) {
-        (_: FleetEmission<String, String>) in
-      }
+      // The worker waits for a migration for up to the answer timeout.
+      var configuration = FleetConfiguration()
+      configuration.answerTimeout = .seconds(1)
+      let pacer = FleetPacer(
+        .debounce(for: .seconds(1)), name: "saves", namespace: namespace, client: client, configuration: configuration
+      ) { (_: FleetEmission<String, String>) in }
       await #expect(throws: PaceSchemaError.notMigrated(namespace: "fleet")) { try await pacer.send("a", for: "doc") }
       await #expect(throws: PaceSchemaError.notMigrated(namespace: "fleet")) { try await pacer.run() }
+      // It looked more than once (every 100 ms) before it gave up.
+      #expect(pacer.counters.withLock { $0.schemaReads } > 2)
 
       try await PaceSchema(namespace: namespace).migrate(on: client)
       try await client.query("UPDATE fleet.schema_version SET version = \(PaceSchema.version + 1)")
@@ -71,6 +76,32 @@ struct FleetFailureTests {
       let expected = PaceSchemaError.newerVersion(namespace: "fleet", found: PaceSchema.version + 1, supported: PaceSchema.version)
       await #expect(throws: expected) { try await newer.send("a", for: "doc") }
       await #expect(throws: expected) { try await newer.run() }
+    }
+  }
+
+  @Test func workerStartedBeforeTheMigration_waitsForItAndDelivers() async throws {
+    let server = try TestPostgresServer.required()
+    let database = try await server.makeDatabase()
+    try await server.withClient(database: database) { client in
+      let log = EmissionLog<String>()
+      var configuration = FleetConfiguration()
+      configuration.answerTimeout = .seconds(60)  // longer than this test may take
+      let pacer = FleetPacer(
+        .throttle(for: .seconds(60), edges: .leading), name: "jobs", namespace: namespace, client: client,
+        configuration: configuration
+      ) { (emission: FleetEmission<String, String>) in log.record(emission) }
+      try await running(pacer) {
+        // The worker found no schema, and waits: it read the version twice.
+        let deadline = ContinuousClock.now + .seconds(20)
+        while pacer.counters.withLock({ $0.schemaReads }) < 2, ContinuousClock.now < deadline {
+          try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(pacer.counters.withLock { $0.schemaReads } >= 2)
+        try await PaceSchema(namespace: namespace).migrate(on: client)
+        try await pacer.send("run", for: "nightly")
+        let delivered = try await log.wait { $0.count == 1 }
+        #expect(delivered.map(\.value) == ["run"])
+      }
     }
   }
 

@@ -302,6 +302,13 @@ struct FleetPacerTests {
       ) { (emission: FleetEmission<String, String>) in delivered.record(emission) }
       try await running(full) {
         try await running(idle) {
+          // `full`'s worker runs (it read the schema) before it sends: a send
+          // made before it runs is not its to fold at once, and after the fold
+          // grace `idle` may take it, and deliver "a" itself.
+          let started = ContinuousClock.now + .seconds(20)
+          while full.counters.withLock({ $0.schemaReads }) == 0, ContinuousClock.now < started {
+            try await Task.sleep(for: .milliseconds(10))
+          }
           try await full.send("first", for: "a")
           let folded = ContinuousClock.now + .seconds(20)
           while try await count("outbox", on: client) != 1, ContinuousClock.now < folded {

@@ -69,14 +69,29 @@ def slow_statements(name):
     return durations, commits
 
 
+def wal_flushes(name):
+    # The write-ahead log's flushes during the run (pg_stat_wal, before and
+    # after it): how many, and the milliseconds they took.
+    try:
+        before, after = (open(os.path.join(folder, f"{name}.wal-{when}")).read().strip().split("|")
+                         for when in ("before", "after"))
+        return int(after[0]) - int(before[0]), float(after[1]) - float(before[1])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 print()
-print("Statements that took 50 ms or more (the server's log), per run:")
+print("The disk, per run: write-ahead log flushes (pg_stat_wal), and statements that took 50 ms or more")
+print("(the server's log; a slow flush shows there only in an explicit COMMIT, the folds'):")
 for name in ("floor", "pace", "polling"):
-    durations, commits = slow_statements(name)
     if not os.path.exists(os.path.join(folder, f"{name}.server.log")):
         continue
+    durations, commits = slow_statements(name)
+    flushes = wal_flushes(name)
+    flushed = (f"{flushes[0]:,} flushes, {flushes[1] / max(flushes[0], 1):.2f} ms each on average"
+               if flushes else "flushes not read")
     longest = f", longest {max(durations):,.0f} ms" if durations else ""
-    print(f"  {name:<8} {len(durations):>4}{longest}; commits among them: {len(commits)}")
+    print(f"  {name:<8} {flushed}; slow statements {len(durations)}{longest}, commits among them {len(commits)}")
 print()
 checks = [
     ("fleet: sends/s from 4 processes ≥ 0.5× the upsert floor", pace_rate >= 0.5 * floor_rate,

@@ -82,13 +82,13 @@ def wal_flushes(name):
 
 print()
 print("The disk, per run: write-ahead log flushes (pg_stat_wal), and statements that took 50 ms or more")
-print("(the server's log; a slow flush shows there only in an explicit COMMIT, the folds'):")
+print("(the server's log; a slow flush shows there only in an explicit COMMIT, a fold's):")
 for name in ("floor", "pace", "polling"):
     if not os.path.exists(os.path.join(folder, f"{name}.server.log")):
         continue
     durations, commits = slow_statements(name)
     flushes = wal_flushes(name)
-    flushed = (f"{flushes[0]:,} flushes, {flushes[1] / max(flushes[0], 1):.2f} ms each on average"
+    flushed = (f"{flushes[0]:,} flushes, {flushes[1]:,.0f} ms in all, {flushes[1] / max(flushes[0], 1):.2f} ms each on average"
                if flushes else "flushes not read")
     longest = f", longest {max(durations):,.0f} ms" if durations else ""
     print(f"  {name:<8} {flushed}; slow statements {len(durations)}{longest}, commits among them {len(commits)}")

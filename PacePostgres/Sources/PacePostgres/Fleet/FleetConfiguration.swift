@@ -57,8 +57,8 @@ public struct FleetConfiguration: Sendable, Hashable {
   /// How long a send, and the first send's and the worker's check of the
   /// namespace's schema, each wait for the database to answer before they
   /// throw a ``FleetPacerError``: a database that is away is an error, not
-  /// a hang. Also how long a starting worker waits for a namespace not yet
-  /// migrated (or at an older version) to be migrated, and the most a
+  /// a hang. Also about how long a starting worker waits for a namespace
+  /// not yet migrated (or at an older version) to be migrated, and the most a
   /// stopping worker waits for its calls still under way. 10 s by default.
   public var answerTimeout: Duration = .seconds(10)
 

@@ -22,7 +22,8 @@ import Synchronization
 ///   try await mailer.send(emission.value, to: emission.key, idempotencyKey: "\(emission.id)")
 /// }
 /// // In the application's ServiceGroup, beside the client; the worker
-/// // waits for the migration every process makes once the client runs:
+/// // waits for the migration every process makes once the client runs
+/// // (with `group.run()` running; the README shows it whole):
 /// let group = ServiceGroup(services: [client, digests], logger: logger)
 /// try await PaceSchema(namespace: namespace).migrate(on: client)
 /// // Anywhere, in any process:
@@ -190,13 +191,14 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
   /// the service group shuts down gracefully.
   ///
   /// It first checks the namespace's schema. A namespace not migrated yet,
-  /// or migrated to an older version, is looked at again every 100 ms for
-  /// up to ``FleetConfiguration/answerTimeout``: a worker that a service
-  /// group starts beside the client waits for the migration that the
-  /// process runs once the client runs. Then it throws that
-  /// ``PaceSchemaError``; it throws a newer version's at once, and
-  /// ``FleetPacerError`` when the database does not answer, rather than
-  /// wait. Once started, it rides out a database that
+  /// or migrated to an older version, is read again every 100 ms for about
+  /// ``FleetConfiguration/answerTimeout``: a worker that a service group
+  /// starts beside the client waits for the migration that the process
+  /// runs once the client runs. Then it throws that ``PaceSchemaError``; it
+  /// throws a newer version's at once, and ``FleetPacerError`` when the
+  /// database does not answer, rather than wait; stopped or cancelled
+  /// meanwhile, it returns. A ``shutDownGracefully()`` asked for before it
+  /// began ends it at once. Once started, it rides out a database that
   /// goes away: each round that fails is tried again, less and less often
   /// (at most every ``FleetConfiguration/safetyPollInterval``), and what was
   /// committed is taken up where it was left.
@@ -211,22 +213,31 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
   /// still holds; a lease that such a call takes after that is delivered by
   /// another process once it expires.
   public func run() async throws {
-    // Set before the schema is checked: a send meanwhile is this worker's to fold.
+    // Set before the schema is checked: a send meanwhile is this worker's to
+    // fold. `stopping` is not cleared here but when it ends: a shutdown
+    // asked for before it began (`shutDownGracefully()`) ends it at once.
     work.withLock { state in
-      state.stopping = false
       state.claimsNothing = false
       state.foldEnded = false
       state.workerRuns = true
       state.lookAround(by: .now)  // What a worker before this one left.
     }
-    defer { work.withLock { $0.workerRuns = false } }
-    // A graceful shutdown while it waits for a migration ends it quietly.
+    defer {
+      work.withLock { state in
+        state.workerRuns = false
+        state.stopping = false
+      }
+    }
+    // A graceful shutdown (or a cancellation) while it waits for a
+    // migration ends it quietly.
     try await withGracefulShutdownHandler {
       try await checkSchema(waitingForMigration: configuration.answerTimeout)
     } onGracefulShutdown: {
       self.shutDownGracefully()
     }
-    guard !work.withLock({ $0.stopping }) else { return }
+    // Stopped before the schema was found: nothing ran, nothing was leased.
+    // (Found, it stops as usual: the fold loop folds the sends it holds.)
+    guard !work.withLock({ $0.stopping && !$0.schemaChecked }), !Task.isCancelled else { return }
     logger.debug("Fleet worker starts", metadata: ["owner": "\(owner)"])
     await withGracefulShutdownHandler {
       await withDiscardingTaskGroup { group in
@@ -243,24 +254,31 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
     logger.debug("Fleet worker stops", metadata: ["owner": "\(owner)"])
   }
 
-  /// Checks, once, that the namespace is at this library's schema version.
+  /// Checks that the namespace is at this library's schema version, once
+  /// per pacer: after a check that passed, it returns at once.
+  ///
   /// Given `wait`, a namespace not migrated yet or migrated to an older
-  /// version is looked at again every 100 ms for that long before its error
-  /// is thrown: a migration may be under way.
+  /// version is read again every 100 ms until `wait` has passed (the last
+  /// read may end up to a read's time limit later), then its error is
+  /// thrown: a migration may be under way. A worker that is stopped or
+  /// cancelled meanwhile returns without having found the schema.
   func checkSchema(waitingForMigration wait: Duration? = nil) async throws {
     let giveUp = wait.map { ContinuousClock.now + $0 }
+    var told = false
     while true {
       do {
         return try await checkSchemaOnce()
       } catch let error as PaceSchemaError {
+        guard let giveUp else { throw error }
         switch error {
         case .notMigrated, .olderVersion:
-          guard let giveUp, ContinuousClock.now < giveUp else { throw error }
-          if counters.withLock({ $0.schemaReads }) == 1 {
+          if work.withLock({ $0.stopping }) || Task.isCancelled { return }
+          guard ContinuousClock.now < giveUp else { throw error }
+          if !told {
+            told = true
             logger.notice("Fleet worker waits for its namespace's migration", metadata: ["schema": "\(error)"])
           }
-          try await Task.sleep(for: .milliseconds(100))
-          if work.withLock({ $0.stopping }) { return }  // shut down meanwhile
+          try? await Task.sleep(for: .milliseconds(100))
         default: throw error
         }
       }

@@ -309,6 +309,7 @@ struct FleetPacerTests {
           while full.counters.withLock({ $0.schemaReads }) == 0, ContinuousClock.now < started {
             try await Task.sleep(for: .milliseconds(10))
           }
+          #expect(full.counters.withLock { $0.schemaReads } > 0)
           try await full.send("first", for: "a")
           let folded = ContinuousClock.now + .seconds(20)
           while try await count("outbox", on: client) != 1, ContinuousClock.now < folded {
@@ -325,6 +326,24 @@ struct FleetPacerTests {
         }
       }
       #expect(try await count("outbox", on: client) == 0)
+    }
+  }
+
+  @Test func shutDownAskedBeforeRun_endsItAtOnce_andALaterRunWorks() async throws {
+    try await withFleet { client in
+      let log = EmissionLog<String>()
+      let pacer = FleetPacer(
+        .throttle(for: .seconds(60), edges: .leading), name: "jobs", namespace: namespace, client: client
+      ) { (emission: FleetEmission<String, String>) in log.record(emission) }
+      // As the command line does when its input is empty: asked to stop
+      // before the worker's task began. The worker must not run on.
+      pacer.shutDownGracefully()
+      try await pacer.run()
+      try await running(pacer) {
+        try await pacer.send("run", for: "nightly")
+        let entries = try await log.wait { $0.count == 1 }
+        #expect(entries.map(\.value) == ["run"])
+      }
     }
   }
 

@@ -272,13 +272,15 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
         guard let giveUp else { throw error }
         switch error {
         case .notMigrated, .olderVersion:
-          if work.withLock({ $0.stopping }) || Task.isCancelled { return }
           guard ContinuousClock.now < giveUp else { throw error }
           if !told {
             told = true
             logger.notice("Fleet worker waits for its namespace's migration", metadata: ["schema": "\(error)"])
           }
           try? await Task.sleep(for: .milliseconds(100))
+          // Checked after the sleep: the next read would throw a
+          // cancellation rather than return.
+          if work.withLock({ $0.stopping }) || Task.isCancelled { return }
         default: throw error
         }
       }

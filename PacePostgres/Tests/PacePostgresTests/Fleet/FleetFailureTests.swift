@@ -109,6 +109,26 @@ struct FleetFailureTests {
     }
   }
 
+  @Test func workerWaitingForTheMigration_cancelled_returnsWithoutAnError() async throws {
+    let server = try TestPostgresServer.required()
+    let database = try await server.makeDatabase()
+    try await server.withClient(database: database) { client in
+      var configuration = FleetConfiguration()
+      configuration.answerTimeout = .seconds(60)  // longer than this test may take
+      let pacer = FleetPacer(
+        .debounce(for: .seconds(1)), name: "saves", namespace: namespace, client: client, configuration: configuration
+      ) { (_: FleetEmission<String, String>) in }
+      let worker = Task { try await pacer.run() }
+      let deadline = ContinuousClock.now + .seconds(20)
+      while pacer.counters.withLock({ $0.schemaReads }) < 2, ContinuousClock.now < deadline {
+        try await Task.sleep(for: .milliseconds(10))
+      }
+      #expect(pacer.counters.withLock { $0.schemaReads } >= 2)  // it waits
+      worker.cancel()
+      await #expect(throws: Never.self) { try await worker.value }
+    }
+  }
+
   @Test func sendTheDatabaseDoesNotAnswer_throwsAClearErrorAfterTheAnswerTimeout() async throws {
     let server = try TestPostgresServer.required()
     let database = try await server.makeDatabase()

@@ -23,7 +23,9 @@
 // sends to uniformly random keys for D seconds; --debounce-ms M makes every
 // key one trailing debounce; --floor does a bare upsert per send instead;
 // --polls-only makes the workers poll once a second, as job systems do;
-// --fold-interval-ms F sets FleetConfiguration.foldInterval.
+// --fold-interval-ms F sets FleetConfiguration.foldInterval; --rate R sends
+// R a second (evenly spaced) rather than back to back: a load the machine
+// keeps up with, where lateness is the pacer's and not the queue's.
 
 import FleetScenario
 import Foundation
@@ -53,6 +55,7 @@ struct Options {
   var leadingThrottleMilliseconds: Int64?
   var debounceMilliseconds: Int64?
   var durationSeconds: Double?
+  var rate: Double?
   var floor = false
   var pollsOnly = false
   var migrate = false
@@ -81,6 +84,7 @@ struct Options {
       case "--leading-throttle-ms": leadingThrottleMilliseconds = Int64(value())
       case "--debounce-ms": debounceMilliseconds = Int64(value())
       case "--duration-s": durationSeconds = Double(value())
+      case "--rate": rate = Double(value())
       case "--floor": floor = true
       case "--polls-only": pollsOnly = true
       case "--migrate": migrate = true
@@ -170,6 +174,9 @@ func sendAll(_ send: Sender) async throws -> Duration {
     let end = started + .milliseconds(Int64(seconds * 1000))
     var n = 0
     while clock.now < end {
+      if let rate = options.rate {
+        try await clock.sleep(until: started + .nanoseconds(Int64(Double(n) * 1e9 / rate)))
+      }
       try await send(Int(random.next() % UInt64(scenario.keyCount)), "v\(options.process)-\(n)")
       n += 1
     }

@@ -32,6 +32,10 @@ struct FoldResult: Sendable, Equatable {
     var due: Int64?
     /// Whether the policy holds a value it may still emit.
     var pending: Bool
+    /// What the key does at `due` if no send comes first, as JSON for the
+    /// `fire` column (see `FleetFold.fire(_:key:through:encoder:)`); nil
+    /// without a deadline.
+    var fire: String?
   }
 
   struct Emission: Sendable, Equatable {
@@ -89,12 +93,8 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
         runner.start(at: DriverInstant(nanoseconds: Self.nanoseconds(key.sends.first?.micros ?? now))) { _, _ in }
       }
       let emit: (PacingEvent<Machine.Value>, DriverInstant) -> Void = { event, instant in
-        guard case .value(let value) = event else { return }
-        do {
-          let json = String(decoding: try encoder.encode(value), as: UTF8.self)
-          result.emissions.append(.init(key: key.key, value: json, micros: instant.nanoseconds / 1000))
-        } catch {
-          result.problems.append("key \(key.key): emitted value not encodable, dropped: \(error)")
+        if let emission = Self.emission(event, at: instant, key: key.key, encoder: encoder, problems: &result.problems) {
+          result.emissions.append(emission)
         }
       }
       for send in key.sends {
@@ -108,23 +108,81 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
       }
       runner.fireTimers(through: through, emit)
 
-      let machine = runner.machine
-      if !runner.isTerminated, runner.deadline == nil, !machine.hasPendingValue, machine.isDiscardable {
+      guard var kept = Self.stored(runner, key: key.key, encoder: encoder, problems: &result.problems) else {
         result.gone.append(key.key)
         continue
       }
-      do {
-        let state = String(decoding: try encoder.encode(StoredRunner(runner: runner)), as: UTF8.self)
-        // Rounded up: a deadline is never due before its instant.
-        let due = runner.deadline.map { Self.micros(roundingUp: $0.nanoseconds) }
-        result.kept.append(.init(key: key.key, state: state, due: due, pending: machine.hasPendingValue))
-        if let due, result.earliestDue.map({ due < $0 }) ?? true { result.earliestDue = due }
-      } catch {
-        result.problems.append("key \(key.key): state not encodable, key dropped: \(error)")
-        result.gone.append(key.key)
+      if let deadline = runner.deadline {
+        kept.fire = Self.fire(runner, key: key.key, through: deadline, encoder: encoder)
       }
+      result.kept.append(kept)
+      if let due = kept.due, result.earliestDue.map({ due < $0 }) ?? true { result.earliestDue = due }
     }
     return result
+  }
+
+  /// The row a runner leaves: nil when the key goes (a new runner would
+  /// equal it, or its state cannot be stored; that one is said).
+  static func stored(
+    _ runner: PacingRunner<Machine>, key: String, encoder: JSONEncoder, problems: inout [String]
+  ) -> FoldResult.Kept? {
+    let machine = runner.machine
+    if !runner.isTerminated, runner.deadline == nil, !machine.hasPendingValue, machine.isDiscardable { return nil }
+    do {
+      let state = String(decoding: try encoder.encode(StoredRunner(runner: runner)), as: UTF8.self)
+      // Rounded up: a deadline is never due before its instant.
+      let due = runner.deadline.map { micros(roundingUp: $0.nanoseconds) }
+      return .init(key: key, state: state, due: due, pending: machine.hasPendingValue)
+    } catch {
+      problems.append("key \(key): state not encodable, key dropped: \(error)")
+      return nil
+    }
+  }
+
+  /// What the key does at its deadline if no send comes first, worked out
+  /// now, so that a worker that finds the key due with no send fires it in
+  /// one statement (`pace_fire`), without a fold: the emissions at that
+  /// instant, and the row after them. JSON, `{"emissions": [[µs, value],
+  /// …], "state": …, "due": µs, "pending": …}`, with a null state when the
+  /// key then goes. Nil when something cannot be encoded: the fold does it.
+  static func fire(
+    _ runner: PacingRunner<Machine>, key: String, through deadline: DriverInstant, encoder: JSONEncoder
+  ) -> String? {
+    var next = runner
+    var emissions: [FoldResult.Emission] = []
+    var unencodable = false
+    next.fireTimers(through: deadline) { event, instant in
+      guard case .value = event else { return }
+      var ignored: [String] = []
+      if let emission = emission(event, at: instant, key: key, encoder: encoder, problems: &ignored) {
+        emissions.append(emission)
+      } else {
+        unencodable = true
+      }
+    }
+    guard !unencodable else { return nil }
+    var ignored: [String] = []
+    let after = stored(next, key: key, encoder: encoder, problems: &ignored)
+    if after == nil, !ignored.isEmpty { return nil }
+    let list = emissions.map { "[\($0.micros),\($0.value)]" }.joined(separator: ",")
+    let due = after?.due.map(String.init) ?? "null"
+    return "{\"emissions\":[\(list)],\"state\":\(after?.state ?? "null"),\"due\":\(due),\"pending\":\(after?.pending ?? false)}"
+  }
+
+  /// An emitted value as the outbox takes it; nil, and said, when it
+  /// cannot be encoded (it is dropped).
+  static func emission(
+    _ event: PacingEvent<Machine.Value>, at instant: DriverInstant, key: String, encoder: JSONEncoder,
+    problems: inout [String]
+  ) -> FoldResult.Emission? {
+    guard case .value(let value) = event else { return nil }
+    do {
+      let json = String(decoding: try encoder.encode(value), as: UTF8.self)
+      return .init(key: key, value: json, micros: instant.nanoseconds / 1000)
+    } catch {
+      problems.append("key \(key): emitted value not encodable, dropped: \(error)")
+      return nil
+    }
   }
 
   static func nanoseconds(_ micros: Int64) -> Int64 {

@@ -41,7 +41,15 @@ extension FleetPacer {
         // Sends from now on wait for the next round until the interval ends.
         wake.holdSends(until: roundStart + configuration.foldInterval)
         var leasedHere = 0
-        while true {
+        // Due keys whose next step a fold worked out fire in one statement;
+        // a fold claims only what that leaves, and this process's sends.
+        var foldsDue = true
+        if lookAround {
+          let fired = try await foldOnce(firing: true)
+          leasedHere += fired.leased.count
+          foldsDue = fired.dueLeft
+        }
+        while foldsDue || work.withLock({ !$0.sentKeys.isEmpty }) {
           let outcome = try await foldOnce()
           leasedHere += outcome.leased.count
           if outcome.claimed < configuration.foldBatchSize { break }
@@ -78,12 +86,12 @@ extension FleetPacer {
   /// emissions, and until its outcome is handed over, or the round failed or
   /// ran out of time (a round that answers later cannot hold it for ever,
   /// nor reserve any more).
-  private func foldOnce() async throws -> FoldOutcome {
+  private func foldOnce(firing: Bool = false) async throws -> FoldOutcome {
     let round = work.withLock { $0.beginFoldRound() }
     let outcome: FoldOutcome
     do {
       outcome = try await withAnswerTimeout(configuration.roundTimeout, counting: calls) {
-        try await self.foldRound(round)
+        try await firing ? self.fireRound(round) : self.foldRound(round)
       }
     } catch {
       work.withLock { $0.endFoldRound(round) }
@@ -245,6 +253,8 @@ extension FleetPacer {
     /// Whether it left a first emission waiting for room here without
     /// telling the fleet (see `FleetWorkState.untoldWaits`).
     var untold = false
+    /// Whether due keys were left for a fold to claim (a fire round's).
+    var dueLeft = false
   }
 
   /// Claims up to a batch of keys (this process's sends first, then due
@@ -306,7 +316,7 @@ extension FleetPacer {
     let applied = try await connection.query(
       """
       SELECT o_id, o_key, o_value, o_emitted, o_leased, o_behind FROM \(unescaped: ns).pace_apply(\(name),
-        \(result.kept.map(\.key)), \(result.kept.map(\.state)), \(result.kept.map { $0.due ?? -1 }), \(result.kept.map(\.pending)),
+        \(result.kept.map(\.key)), \(result.kept.map(\.state)), \(result.kept.map { $0.due ?? -1 }), \(result.kept.map(\.pending)), \(result.kept.map { $0.fire ?? "" }),
         \(result.gone), \(result.folded),
         \(result.emissions.map(\.key)), \(result.emissions.map(\.value)), \(result.emissions.map(\.micros)),
         \(configuration.keepsSendLog), \(notifyAt),
@@ -334,6 +344,49 @@ extension FleetPacer {
     }
     return FoldOutcome(
       claimed: claimed.count, leased: leased, waiting: waiting, untold: waiting && !tellsFleet && !configuration.pollsOnly)
+  }
+
+  /// One fire round (`pace_fire`): the due keys whose next step the fold
+  /// that stored them worked out, and that no send has come to since, fire
+  /// in one statement, without a fold's four round trips. What they emit
+  /// first in its key's line is leased here, as a fold's is: room is
+  /// reserved for as many as this process may still deliver.
+  func fireRound(_ round: UInt64) async throws -> FoldOutcome {
+    let ns = namespace.quoted
+    let maximum = configuration.maximumConcurrentDeliveries
+    let (room, tellsFleet) = work.withLock { state in
+      let room = state.reserveFoldRoom(maximum, wanted: maximum, round: round)
+      return (room, !configuration.pollsOnly && state.tellsFleet(maximum))
+    }
+    let rows = try await client.query(
+      """
+      SELECT o_id, o_key, o_value, o_emitted, o_leased, o_behind FROM \(unescaped: ns).pace_fire(\(name),
+        \(configuration.foldBatchSize), \(owner), \(configuration.lease.microseconds) * interval '1 microsecond', \(room), \(tellsFleet))
+      """,
+      logger: logger)
+    var leased: [LeasedEmission] = []
+    var waiting = false
+    var dueLeft = false
+    for try await (id, key, value, emitted, isLeased, isBehind) in rows.decode(
+      (Int64?, String?, String?, Int64, Bool?, Bool?).self)
+    {
+      guard let id, let key, let value else {
+        dueLeft = emitted > 0  // the last row: how many due keys it left
+        continue
+      }
+      if isLeased == true {
+        leased.append(LeasedEmission(id: id, key: key, value: value, emittedMicros: emitted, delivery: 1))
+      } else if isBehind != true {
+        waiting = true  // first in its line, but no room here: a look around claims it
+      }
+    }
+    counters.withLock {
+      $0.statements += 1
+      if waiting && tellsFleet { $0.notifications += 1 }
+    }
+    return FoldOutcome(
+      claimed: 0, leased: leased, waiting: waiting, untold: waiting && !tellsFleet && !configuration.pollsOnly,
+      dueLeft: dueLeft)
   }
 
   /// One delivery round: starts the handlers of the emissions that folds

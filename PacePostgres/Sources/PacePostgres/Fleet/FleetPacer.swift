@@ -36,7 +36,9 @@ import Synchronization
 /// - **The worker** (``run()``, a swift-service-lifecycle `Service`) folds
 ///   sends into the keys' stored policies, fires due deadlines, and delivers
 ///   emissions. Due keys are claimed with `FOR UPDATE SKIP LOCKED` by
-///   whichever process wakes first. Each process sleeps on a local timer for
+///   whichever process wakes first; a key that no send came to since its
+///   last fold fires in one statement, on the step that fold worked out in
+///   advance. Each process sleeps on a local timer for
 ///   the earliest deadline it knows; a process that makes a deadline earlier
 ///   than that tells the others with one `NOTIFY`; a slow safety poll covers
 ///   a lost notification.

@@ -19,6 +19,10 @@ import PostgresNIO
 /// - `pace_claim` locks the keys it folds, then reads the clock, then the
 ///   sends: every send committed before the lock is read, and every later
 ///   send waits for the fold's commit, so its instant is after the fold's.
+/// - `pace_fire` locks the due keys it fires, then looks for their sends:
+///   a key with a send committed before the lock is left to a fold, and a
+///   later send waits for the fire's commit, so its instant is after the
+///   deadline the fire emitted on.
 enum FleetStatements {
   static func functions(in namespace: PaceNamespace) -> [PostgresQuery] {
     let ns = namespace.quoted
@@ -94,23 +98,13 @@ enum FleetStatements {
         END LOOP;
       END $$
       """,
-      // A fold's result, in the claim's transaction: the new states, the keys
-      // that go, the sends folded, the emissions, and a notification when a
-      // deadline became earlier than the fleet knew. An emission that is
-      // first in its key's line is leased to the folding process at once (up
-      // to `lim`) and returned: it needs no claim of its own. One behind
-      // another of its key (`o_behind`) is leased by the statement that
-      // removes the one before it; one left for want of room waits for a
-      // delivery round that looks around: here, or, when the caller says its
-      // handlers hold all its places (`tell`), told by a notification, in
-      // any process.
-      //
-      // The emitting keys are locked (transaction-level advisory locks, in
-      // order) as `pace_settle` locks the keys it removes from: an insert
-      // behind a head and that head's removal never pass each other unseen.
+      // A fold's result, in the claim's transaction: the new states (each
+      // with what its key does at its deadline if no send comes first, for
+      // `pace_fire`), the keys that go, the sends folded, and the emissions
+      // (`pace_emit`).
       """
       CREATE FUNCTION \(unescaped: ns).pace_apply(
-        p text, kept text[], states text[], due bigint[], pendings boolean[], gone text[], folded bigint[],
+        p text, kept text[], states text[], due bigint[], pendings boolean[], fires text[], gone text[], folded bigint[],
         out_keys text[], out_values text[], out_at bigint[], keep_log boolean, notify_at bigint,
         owner text, lease interval, lim bigint, tell boolean
       ) RETURNS TABLE (o_id bigint, o_key text, o_value text, o_emitted bigint, o_leased boolean, o_behind boolean)
@@ -118,15 +112,11 @@ enum FleetStatements {
       DECLARE
         i integer;
         k text;
-        seen text[] := '{}';
-        is_head boolean;
-        leased bigint := 0;
-        waits boolean := false;
       BEGIN
         FOR i IN 1 .. coalesce(cardinality(kept), 0) LOOP
           UPDATE \(unescaped: ns).keys x
             SET state = states[i]::jsonb, due_at = \(unescaped: ns).pace_instant(NULLIF(due[i], -1)),
-                pending = pendings[i], updated_at = \(unescaped: ns).pace_now()
+                pending = pendings[i], fire = NULLIF(fires[i], '')::jsonb, updated_at = \(unescaped: ns).pace_now()
             WHERE x.pacer = p AND x.key = kept[i];
         END LOOP;
         FOREACH k IN ARRAY coalesce(gone, '{}') LOOP
@@ -139,6 +129,37 @@ enum FleetStatements {
         ELSE
           DELETE FROM \(unescaped: ns).sends y WHERE y.id = ANY(folded);
         END IF;
+        RETURN QUERY SELECT * FROM \(unescaped: ns).pace_emit(p, out_keys, out_values, out_at, notify_at, owner, lease, lim, tell);
+      END $$
+      """,
+      // Emissions into the outbox, in the caller's transaction (a fold's
+      // `pace_apply`, a `pace_fire`), and a notification when a deadline
+      // became earlier than the fleet knew (`notify_at`). An emission that is
+      // first in its key's line is leased to the caller's process at once (up
+      // to `lim`) and returned: it needs no claim of its own. One behind
+      // another of its key (`o_behind`) is leased by the statement that
+      // removes the one before it; one left for want of room waits for a
+      // delivery round that looks around: here, or, when the caller says its
+      // handlers hold all its places (`tell`), told by a notification, in
+      // any process.
+      //
+      // The emitting keys are locked (transaction-level advisory locks, in
+      // order) as `pace_settle` locks the keys it removes from: an insert
+      // behind a head and that head's removal never pass each other unseen.
+      """
+      CREATE FUNCTION \(unescaped: ns).pace_emit(
+        p text, out_keys text[], out_values text[], out_at bigint[], notify_at bigint,
+        owner text, lease interval, lim bigint, tell boolean
+      ) RETURNS TABLE (o_id bigint, o_key text, o_value text, o_emitted bigint, o_leased boolean, o_behind boolean)
+        LANGUAGE plpgsql AS $$
+      DECLARE
+        i integer;
+        k text;
+        seen text[] := '{}';
+        is_head boolean;
+        leased bigint := 0;
+        waits boolean := false;
+      BEGIN
         FOR k IN SELECT DISTINCT u.key FROM unnest(out_keys) AS u(key) ORDER BY 1 LOOP
           PERFORM pg_advisory_xact_lock(hashtextextended(p || chr(10) || k, 0));
         END LOOP;
@@ -170,6 +191,73 @@ enum FleetStatements {
         ELSIF notify_at IS NOT NULL THEN
           PERFORM \(unescaped: ns).pace_notify(p, notify_at);
         END IF;
+      END $$
+      """,
+      // A due key's fire, in one statement, without a fold: the keys of
+      // pacer `p` due by now whose next step the fold that stored them
+      // worked out (`fire`), each locked or skipped as a claim locks, and
+      // with no send since (that one is a fold's); each takes the row its
+      // fire gives (or goes) and emits what it gives, on the deadline's
+      // instant, through `pace_emit`. Returns the emissions; then, in a last
+      // row with a null `o_id`, in `o_emitted`, how many due keys it left to
+      // a fold, at least: keys with sends, keys no fold worked out, keys due
+      // again at once, and one more when the batch was full.
+      //
+      // As in `pace_claim`, the keys are locked before the check for sends
+      // (a statement of its own: it sees every send committed before the
+      // lock), and a send that comes later waits for this commit, so its
+      // instant is after the fire's.
+      """
+      CREATE FUNCTION \(unescaped: ns).pace_fire(p text, batch bigint, owner text, lease interval, lim bigint, tell boolean)
+        RETURNS TABLE (o_id bigint, o_key text, o_value text, o_emitted bigint, o_leased boolean, o_behind boolean)
+        LANGUAGE plpgsql AS $$
+      DECLARE
+        due_by timestamptz;
+        locked text[];
+        k text;
+        f jsonb;
+        e jsonb;
+        left_over bigint := 0;
+        keys_out text[] := '{}';
+        values_out text[] := '{}';
+        at_out bigint[] := '{}';
+      BEGIN
+        due_by := \(unescaped: ns).pace_now();
+        SELECT coalesce(array_agg(c.key), '{}') INTO locked FROM (
+          SELECT x.key FROM \(unescaped: ns).keys x
+          WHERE x.pacer = p AND x.due_at <= due_by AND x.fire IS NOT NULL
+          ORDER BY x.due_at LIMIT batch FOR UPDATE SKIP LOCKED) c;
+        FOREACH k IN ARRAY locked LOOP
+          IF EXISTS (SELECT FROM \(unescaped: ns).sends y WHERE y.pacer = p AND y.key = k) THEN
+            left_over := left_over + 1;
+            CONTINUE;
+          END IF;
+          SELECT x.fire INTO f FROM \(unescaped: ns).keys x WHERE x.pacer = p AND x.key = k;
+          IF f -> 'state' = 'null'::jsonb THEN
+            DELETE FROM \(unescaped: ns).keys x WHERE x.pacer = p AND x.key = k;
+          ELSE
+            UPDATE \(unescaped: ns).keys x
+              SET state = f -> 'state', due_at = \(unescaped: ns).pace_instant((f ->> 'due')::bigint),
+                  pending = (f ->> 'pending')::boolean, fire = NULL, updated_at = \(unescaped: ns).pace_now()
+              WHERE x.pacer = p AND x.key = k;
+            IF (f ->> 'due')::bigint <= \(unescaped: ns).pace_micros(due_by) THEN left_over := left_over + 1; END IF;
+          END IF;
+          FOR e IN SELECT a.e FROM jsonb_array_elements(f -> 'emissions') WITH ORDINALITY AS a(e, n) ORDER BY a.n LOOP
+            keys_out := keys_out || k;
+            values_out := values_out || (e -> 1)::text;
+            at_out := at_out || (e ->> 0)::bigint;
+          END LOOP;
+        END LOOP;
+        -- A full batch may have left more: a fold takes them.
+        IF cardinality(locked) >= batch THEN left_over := left_over + 1; END IF;
+        -- Due keys that no fold worked out (a send not yet folded whose
+        -- process went away, a fire that could not be stored): a fold's.
+        IF EXISTS (SELECT FROM \(unescaped: ns).keys x
+                   WHERE x.pacer = p AND x.due_at <= due_by AND x.fire IS NULL) THEN
+          left_over := left_over + 1;
+        END IF;
+        RETURN QUERY SELECT * FROM \(unescaped: ns).pace_emit(p, keys_out, values_out, at_out, NULL, owner, lease, lim, tell);
+        RETURN QUERY SELECT NULL::bigint, NULL::text, NULL::text, left_over, NULL::boolean, NULL::boolean;
       END $$
       """,
       // The alarm's reading: the database's instant, the pacer's earliest

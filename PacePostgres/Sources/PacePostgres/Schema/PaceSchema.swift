@@ -30,8 +30,11 @@ import PostgresNIO
 ///   its runner's stored state (`state`, JSON; none before the first fold)
 ///   and when a worker must next look at it (`due_at`: the policy's
 ///   deadline, or a send not yet folded in; indexed, for claiming due keys
-///   with `FOR UPDATE SKIP LOCKED`), and whether the policy holds a value it
-///   may still emit (`pending`). A key's row goes when its policy holds
+///   with `FOR UPDATE SKIP LOCKED`), whether the policy holds a value it
+///   may still emit (`pending`), and what the key does at its deadline if
+///   no send comes first (`fire`, JSON, worked out by the fold that stored
+///   the row: a due key with no send since fires in one statement, without
+///   a fold). A key's row goes when its policy holds
 ///   nothing a new one would not, as in the keyed pacer's memory.
 /// - `outbox`: emissions committed in the same transaction as the state
 ///   change that made them, delivered per key in `id` order. `id` is the

@@ -48,8 +48,9 @@ enum SchemaMigrations {
         """,
         // One row per live key: its runner's stored state (null until the
         // first fold), when a worker must next look at it (the policy's
-        // deadline, or a send not yet folded in), and whether the policy
-        // holds a value it may still emit.
+        // deadline, or a send not yet folded in), whether the policy holds a
+        // value it may still emit, and what it does at that deadline if no
+        // send comes first (`pace_fire`; null: a fold works it out).
         """
         CREATE TABLE \(unescaped: ns).keys (
           pacer text NOT NULL,
@@ -57,6 +58,7 @@ enum SchemaMigrations {
           state jsonb,
           due_at timestamptz,
           pending boolean NOT NULL DEFAULT false,
+          fire jsonb,
           updated_at timestamptz NOT NULL DEFAULT \(unescaped: ns).pace_now(),
           PRIMARY KEY (pacer, key)
         )

@@ -142,7 +142,7 @@ struct FleetRun {
   }
 
   /// Waits for `probes` to exit, failing after `limit` (a hang guard).
-  func wait(for probes: [Probe], limit: Duration = .seconds(60)) async throws -> [Output] {
+  func wait(for probes: [Probe], limit: Duration = .seconds(120)) async throws -> [Output] {
     let deadline = ContinuousClock.now + limit
     while probes.contains(where: { $0.process.isRunning }) {
       guard ContinuousClock.now < deadline else {

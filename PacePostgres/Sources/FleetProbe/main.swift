@@ -84,7 +84,9 @@ struct Options {
       case "--leading-throttle-ms": leadingThrottleMilliseconds = Int64(value())
       case "--debounce-ms": debounceMilliseconds = Int64(value())
       case "--duration-s": durationSeconds = Double(value())
-      case "--rate": rate = Double(value())
+      case "--rate":
+        guard let perSecond = Double(value()), perSecond > 0 else { fatalError("--rate takes a number of sends a second above 0") }
+        rate = perSecond
       case "--floor": floor = true
       case "--polls-only": pollsOnly = true
       case "--migrate": migrate = true

@@ -328,6 +328,57 @@ struct PaceSchemaTests {
     }
   }
 
+  @Test func fire_appliesTheStoredStep_leavesAKeyWithASendToAFold_andSaysWhatItLeft() async throws {
+    try await withDatabase { client in
+      try await schema.migrate(on: client)
+      // Four keys, all due: a fires and goes (a trailing debounce's last
+      // step), b fires and stays with a later deadline (a throttle's window),
+      // c has a send since its fold, d has no stored step. e is not yet due.
+      let past = "fleet.pace_now() - interval '1 second'"
+      try await client.query(
+        """
+        INSERT INTO fleet.keys (pacer, key, state, due_at, pending, fire) VALUES
+          ('mail', 'a', '{"s": 1}', \(unescaped: past), true,
+           '{"emissions": [[1000000, "va"]], "state": null, "due": null, "pending": false}'),
+          ('mail', 'b', '{"s": 1}', \(unescaped: past), true,
+           '{"emissions": [[2000000, {"n": [1, 2]}], [2000000, "vb2"]], "state": {"s": 2}, "due": 99999999999999999, "pending": false}'),
+          ('mail', 'c', '{"s": 1}', \(unescaped: past), true,
+           '{"emissions": [[3000000, "vc"]], "state": null, "due": null, "pending": false}'),
+          ('mail', 'd', NULL, \(unescaped: past), false, NULL),
+          ('mail', 'e', '{"s": 1}', fleet.pace_now() + interval '1 hour', true,
+           '{"emissions": [[4000000, "ve"]], "state": null, "due": null, "pending": false}')
+        """)
+      try await client.query("SELECT fleet.pace_send('mail', 'c', '\"late\"', interval '2 s')")
+      func fire() async throws -> [String] {
+        try await strings(
+          """
+          SELECT coalesce(o_key, '-') || ' ' || coalesce(o_value, '-') || ' ' || o_emitted::text || ' '
+            || coalesce(o_leased::text, '-') || ' ' || coalesce(o_behind::text, '-')
+          FROM fleet.pace_fire('mail', 500, 'me', interval '1 minute', 2, false)
+          """, on: client)
+      }
+      // a's and b's emissions on their deadlines' instants, in order, the
+      // first two (a's, b's first) leased here, b's second behind its first;
+      // then a count of keys left to a fold: c (a send) and d (no step).
+      let fired = try await fire()
+      #expect(fired.dropLast() == [
+        "a \"va\" 1000000 true false", "b {\"n\": [1, 2]} 2000000 true false", "b \"vb2\" 2000000 false true",
+      ])
+      #expect(fired.last.map { $0.hasPrefix("- - ") && !$0.hasPrefix("- - 0 ") } == true)
+      let keys = try await strings(
+        "SELECT key || ' ' || coalesce(state::text, '-') || ' ' || (fire IS NULL)::text FROM fleet.keys ORDER BY key",
+        on: client)
+      #expect(keys == ["b {\"s\": 2} true", "c {\"s\": 1} false", "d - true", "e {\"s\": 1} false"])
+      // Nothing fires twice; c and d are still a fold's.
+      let again = try await fire()
+      #expect(again.count == 1 && again[0].hasPrefix("- - ") && !again[0].hasPrefix("- - 0 "))
+      // Once they are folded (here: removed), nothing is left.
+      try await client.query("DELETE FROM fleet.keys WHERE key IN ('c', 'd')")
+      #expect(try await fire() == ["- - 0 - -"])
+      #expect(try await strings("SELECT count(*)::text FROM fleet.outbox", on: client) == ["3"])
+    }
+  }
+
   // MARK: - Helpers
 
   /// Runs `body` with a client of a new database on the suite's server.

@@ -47,7 +47,8 @@ public struct FleetConfiguration: Sendable, Hashable {
   /// 16 by default.
   public var maximumConcurrentDeliveries = 16
 
-  /// How many keys one fold takes in one transaction. 500 by default.
+  /// How many keys one fold takes in one transaction, and one fire of due
+  /// keys (`pace_fire`) in one statement. 500 by default.
   public var foldBatchSize = 500
 
   /// How long an emission whose handler threw waits before it is delivered

@@ -78,14 +78,16 @@ extension FleetPacer {
     deliveryWake.poke()
   }
 
-  /// One fold round, bounded: a call the database never answers (a
-  /// connection cut mid-transaction) fails the round, and the next one runs
-  /// on a new connection. What it leased goes to the delivery loop.
+  /// One fold round, or, `firing`, one fire round, bounded: a call the
+  /// database never answers (a connection cut mid-transaction) fails the
+  /// round, and the next one runs on a new connection. What it leased goes
+  /// to the delivery loop.
   ///
-  /// The room the fold leases into is reserved only once it knows its
-  /// emissions, and until its outcome is handed over, or the round failed or
-  /// ran out of time (a round that answers later cannot hold it for ever,
-  /// nor reserve any more).
+  /// The room a fold leases into is reserved only once it knows its
+  /// emissions; a fire, which learns them in its one statement, reserves
+  /// the free room for that statement. Either holds it until its outcome is
+  /// handed over, or the round failed or ran out of time (a round that
+  /// answers later cannot hold it for ever, nor reserve any more).
   private func foldOnce(firing: Bool = false) async throws -> FoldOutcome {
     let round = work.withLock { $0.beginFoldRound() }
     let outcome: FoldOutcome

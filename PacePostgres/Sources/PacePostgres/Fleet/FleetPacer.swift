@@ -465,8 +465,10 @@ struct FleetWorkState: Sendable {
   /// Reserves, and returns, the room fold round `number` may lease into:
   /// at most `wanted` (as many emissions as may lead their keys' lines), as
   /// late as it knows them, so that a fold that emits nothing (most folds of
-  /// a process's own sends) never holds room a delivery round needs. None
-  /// once the round was ended (it ran out of time and answered late).
+  /// a process's own sends) never holds room a delivery round needs. (A
+  /// fire round asks for all the free room, for the one statement in which
+  /// it learns its emissions.) None once the round was ended (it ran out of
+  /// time and answered late).
   mutating func reserveFoldRoom(_ maximum: Int, wanted: Int, round number: UInt64) -> Int {
     guard foldRound?.number == number, !claimsNothing else { return 0 }
     let room = max(0, min(wanted, freeRoom(maximum)))

@@ -199,9 +199,11 @@ enum FleetStatements {
       // with no send since (that one is a fold's); each takes the row its
       // fire gives (or goes) and emits what it gives, on the deadline's
       // instant, through `pace_emit`. Returns the emissions; then, in a last
-      // row with a null `o_id`, in `o_emitted`, how many due keys it left to
-      // a fold, at least: keys with sends, keys no fold worked out, keys due
-      // again at once, and one more when the batch was full.
+      // row with a null `o_id`, in `o_emitted`, a count that is not zero
+      // when a due key needs a fold (one with a send, one no fold worked
+      // out, one due again at once, or more than the batch). Keys that
+      // another process holds are not counted: they are its, and the
+      // alarm's next reading looks again.
       //
       // As in `pace_claim`, the keys are locked before the check for sends
       // (a statement of its own: it sees every send committed before the
@@ -308,7 +310,7 @@ enum FleetStatements {
       // and this call does not lease every free one (its room ran out: the
       // next emission of a key removed took it, or there was none; or it
       // does not look), the fleet is told too. The keys removed from
-      // are locked first, in order, as `pace_apply` locks the keys it emits
+      // are locked first, in order, as `pace_emit` locks the keys it emits
       // for. One call; each step sees the ones before.
       //
       // The look around goes row by row, each key's first row found through

@@ -101,6 +101,18 @@ import Testing
     }
   }
 
+  /// Deadlines that fall inside a microsecond: the stored due is rounded
+  /// up, the emissions' instants down, as a fold's are.
+  @Test func fire_withIntervalsOfNoWholeMicrosecond_isWhatAFoldAtTheDeadlineDoes() throws {
+    for seed in 1...10 as ClosedRange<UInt64> {
+      try check(
+        DebounceStateMachine<String, DriverInstant>(
+          interval: .nanoseconds(123_456_789), edges: .both(maxWait: .nanoseconds(333_333_333))),
+        seed: seed)
+      try check(ThrottleStateMachine<String, DriverInstant>(interval: .nanoseconds(99_999_999), edges: .both), seed: seed)
+    }
+  }
+
   @Test func trailingDebounce_firesItsValueOnTheDeadline_andTheKeyGoes() throws {
     let fold = FleetFold(prototype: DebounceStateMachine<String, DriverInstant>(interval: .milliseconds(500)))
     let result = fold.fold(

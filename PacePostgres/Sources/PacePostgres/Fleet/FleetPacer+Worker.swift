@@ -325,17 +325,7 @@ extension FleetPacer {
         \(owner), \(configuration.lease.microseconds) * interval '1 microsecond', \(room), \(tellsFleet))
       """,
       logger: logger)
-    var leased: [LeasedEmission] = []
-    var waiting = false
-    for try await (id, key, value, emitted, isLeased, isBehind) in applied.decode(
-      (Int64, String, String, Int64, Bool, Bool).self)
-    {
-      if isLeased {
-        leased.append(LeasedEmission(id: id, key: key, value: value, emittedMicros: emitted, delivery: 1))
-      } else if !isBehind {
-        waiting = true  // first in its line, but no room here: a look around claims it
-      }
-    }
+    let (leased, waiting, _) = try await readEmitted(applied)
     counters.withLock {
       $0.statements += 1
       $0.folds += 1
@@ -366,22 +356,8 @@ extension FleetPacer {
         \(configuration.foldBatchSize), \(owner), \(configuration.lease.microseconds) * interval '1 microsecond', \(room), \(tellsFleet))
       """,
       logger: logger)
-    var leased: [LeasedEmission] = []
-    var waiting = false
-    var dueLeft = false
-    for try await (id, key, value, emitted, isLeased, isBehind) in rows.decode(
-      (Int64?, String?, String?, Int64, Bool?, Bool?).self)
-    {
-      guard let id, let key, let value else {
-        dueLeft = emitted > 0  // the last row: how many due keys it left
-        continue
-      }
-      if isLeased == true {
-        leased.append(LeasedEmission(id: id, key: key, value: value, emittedMicros: emitted, delivery: 1))
-      } else if isBehind != true {
-        waiting = true  // first in its line, but no room here: a look around claims it
-      }
-    }
+    let (leased, waiting, left) = try await readEmitted(rows)
+    let dueLeft = (left ?? 0) > 0
     counters.withLock {
       $0.statements += 1
       if waiting && tellsFleet { $0.notifications += 1 }
@@ -389,6 +365,32 @@ extension FleetPacer {
     return FoldOutcome(
       claimed: 0, leased: leased, waiting: waiting, untold: waiting && !tellsFleet && !configuration.pollsOnly,
       dueLeft: dueLeft)
+  }
+
+  /// Reads what `pace_emit` returned, through `pace_apply` or `pace_fire`:
+  /// the emissions leased here, whether one first in its key's line was
+  /// left for want of room (a look around claims it), and the count of
+  /// `pace_fire`'s last row (a row with no emission), if any.
+  private func readEmitted(
+    _ rows: PostgresRowSequence
+  ) async throws -> (leased: [LeasedEmission], waiting: Bool, left: Int64?) {
+    var leased: [LeasedEmission] = []
+    var waiting = false
+    var left: Int64?
+    for try await (id, key, value, emitted, isLeased, isBehind) in rows.decode(
+      (Int64?, String?, String?, Int64, Bool?, Bool?).self)
+    {
+      guard let id, let key, let value else {
+        left = emitted
+        continue
+      }
+      if isLeased == true {
+        leased.append(LeasedEmission(id: id, key: key, value: value, emittedMicros: emitted, delivery: 1))
+      } else if isBehind != true {
+        waiting = true
+      }
+    }
+    return (leased, waiting, left)
   }
 
   /// One delivery round: starts the handlers of the emissions that folds

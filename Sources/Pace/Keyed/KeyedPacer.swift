@@ -140,21 +140,25 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
 
   /// Drops what `key`'s policy holds back; a value it already emitted is
   /// still delivered. Other keys are not touched.
+  @inlinable
   public func cancel(key: Key) {
     storage.cancel(key: key)
   }
 
   /// Emits what `key`'s policy holds back, now (a debounce's pending value).
+  @inlinable
   public func flush(key: Key) {
     storage.flush(key: key)
   }
 
   /// ``cancel(key:)`` for every key.
+  @inlinable
   public func cancelAll() {
     storage.cancelAll()
   }
 
   /// ``flush(key:)`` for every key: on shutdown, nothing pending is lost.
+  @inlinable
   public func flushAll() {
     storage.flushAll()
   }
@@ -162,6 +166,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   /// Whether a value of `key` waits: in its policy, or emitted and not yet
   /// handled. (While a million values wait for the handler, it looks
   /// through them.)
+  @inlinable
   public func isPending(key: Key) -> Bool {
     storage.isPending(key: key)
   }
@@ -169,6 +174,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   /// The number of keys whose policy holds a value back; a value already
   /// emitted and waiting for the handler is not counted (``isPending(key:)``
   /// counts it). Kept as keys change: reading it costs no scan.
+  @inlinable
   public var pendingCount: Int {
     storage.pendingCount
   }

@@ -394,6 +394,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     { owner in await unsafeDowncast(owner, to: KeyedPacerStorage.self).deliver(isolation: nil) }
   }
 
+  /// Drains the outbox on `isolation`, in order, one value at a time.
   @inlinable
   func deliver(isolation: isolated (any Actor)?) async {
     await deliverEach(isolation: isolation) {

@@ -59,6 +59,18 @@ import Testing
       } ?? 0
     }
 
+    /// The processes `pace` started and has not reaped yet (one that exited
+    /// and waits for `pace` to hear of it counts), from each of its
+    /// threads' `children` in `/proc`.
+    var unreapedChildren: Int {
+      let pid = launched.process.processIdentifier
+      let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+      return threads.reduce(0) { count, thread in
+        let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/children", encoding: .utf8)) ?? ""
+        return count + children.split(separator: " ").count
+      }
+    }
+
     /// Waits until `condition` holds; false after `limit`.
     func wait(upTo limit: Duration = .seconds(20), for condition: () -> Bool) -> Bool {
       let deadline = ContinuousClock.now + limit
@@ -114,6 +126,11 @@ import Testing
     #expect(session.wait { session.bytesRead >= read + 4 })
     session.touch("go1")
     #expect(session.wait { session.lines(of: "runs").last == "end 1" })
+    // "end 1" is written before the command exits: until `pace` has reaped
+    // it, run 1 still runs, and a line now would rightly be dropped. (The
+    // task that reaps it tells `pace`'s supervisor at once; the wait polls
+    // every 10 ms.)
+    #expect(session.wait { session.unreapedChildren == 0 })
     session.send("4")
     #expect(session.wait { session.lines(of: "runs").last == "start 4" })
     session.endInput()

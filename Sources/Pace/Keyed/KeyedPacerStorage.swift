@@ -204,7 +204,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
       let now = scheduler.now
       let slot: Int
       var keysChanged = false
-      if let live = state.slots.slot(of: key, hash: hash) {
+      if let live = state.slots.find(key, hash: hash) {
         slot = live  // A live key: its policy changes in place.
       } else if creating {
         slot = state.slots.insert(key, hash: hash, machine: prototype)

@@ -17,7 +17,10 @@
 /// only when the tag matches, so a probe past another key's bucket costs
 /// nothing but the bucket. Slots stay dense: removing a key moves the last slot into its
 /// place, so iterating, counting and shrinking need no free list, and memory
-/// follows the live keys down as well as up.
+/// follows the live keys down as well as up. A large index (past a core's
+/// cache) has a small table of the slots of keys found lately in front of
+/// it (``find(_:hash:)``), so that a key sent to often costs one cache miss,
+/// its slot, rather than two.
 ///
 /// A value type with no lock: its driver keeps it behind its own.
 ///
@@ -50,13 +53,31 @@ package struct KeyedSlots<Key: Hashable, Machine> {
   /// How many low bits of a bucket hold its slot number plus one: enough for
   /// one more than the bucket count, since slots never outnumber buckets.
   @usableFromInline var slotBits = 0
+  /// For an index too large for a core's cache: the slots of keys found
+  /// lately, direct-mapped by their hash, each entry a slot number plus one
+  /// under the hash's low 32 bits; empty for a smaller index
+  /// (``recentFromBuckets``). A key sent to
+  /// often is found here, in a table that stays cached, and then in its
+  /// slot, without reading the index (a second cache miss at a million
+  /// keys). An entry is a hint: the slot's key is compared, so an entry
+  /// left stale by a removal costs a lookup in the index, nothing more.
+  @usableFromInline var recent: [UInt64] = []
+  /// The bucket count from which the index has ``recent``: by default an
+  /// index of 4 MiB, past what a core keeps cached. (From 512 KiB, the
+  /// table cost a send at 80,000 keys 30–55 ns, in `Benchmarks/compare`'s
+  /// "keyed send tasks": its keys came round too seldom to be found in it.)
+  @usableFromInline let recentFromBuckets: Int
 
   /// The capacity an empty table keeps; beyond it, shrinking gives memory back.
   @inlinable
   static var retainedCapacity: Int { 64 }
 
+  /// An empty table; `recentFromBuckets` is for tests, which need not make
+  /// a million keys to have recent slots noted.
   @inlinable
-  package init() {}
+  package init(recentFromBuckets: Int = 1 << 20) {
+    self.recentFromBuckets = recentFromBuckets
+  }
 
   /// The number of live keys.
   @inlinable
@@ -75,6 +96,39 @@ package struct KeyedSlots<Key: Hashable, Machine> {
   @inlinable
   package func slot(of key: Key) -> Int? {
     slot(of: key, hash: key.hashValue)
+  }
+
+  /// How many entries ``recent`` has when the index is large enough to have
+  /// it (128 KiB).
+  @inlinable
+  static var recentCount: Int { 16_384 }
+
+  /// The entry of ``recent`` for `hash`.
+  @inlinable
+  static func recentPlace(of hash: Int, count: Int) -> Int {
+    Int(truncatingIfNeeded: UInt(bitPattern: hash) >> 32) & (count &- 1)
+  }
+
+  /// The entry of ``recent`` that says `key`, whose hash is `hash`, is in `slot`.
+  @inlinable
+  static func recentEntry(slot: Int, hash: Int) -> UInt64 {
+    UInt64(truncatingIfNeeded: UInt32(truncatingIfNeeded: hash)) << 32 | UInt64(truncatingIfNeeded: slot &+ 1)
+  }
+
+  /// The slot of `key`, whose `hashValue` is `hash`, if it is live; the
+  /// key's slot is noted among the recent ones, for its next event.
+  @inlinable
+  package mutating func find(_ key: Key, hash: Int) -> Int? {
+    guard !recent.isEmpty else { return slot(of: key, hash: hash) }
+    let place = Self.recentPlace(of: hash, count: recent.count)
+    let entry = recent[place]
+    if entry >> 32 == UInt64(truncatingIfNeeded: UInt32(truncatingIfNeeded: hash)) {
+      let slot = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) &- 1
+      if slot >= 0, slot < slots.count, slots[slot].key == key { return slot }
+    }
+    guard let slot = slot(of: key, hash: hash) else { return nil }
+    recent[place] = Self.recentEntry(slot: slot, hash: hash)
+    return slot
   }
 
   /// The slot of `key`, whose `hashValue` is `hash`, if it is live.
@@ -149,6 +203,7 @@ package struct KeyedSlots<Key: Hashable, Machine> {
     var bucket = Self.firstBucket(of: hash, mask: mask)
     while buckets[bucket] != 0 { bucket = (bucket &+ 1) & mask }
     buckets[bucket] = entry(slot: slot, hash: hash)
+    if !recent.isEmpty { recent[Self.recentPlace(of: hash, count: recent.count)] = Self.recentEntry(slot: slot, hash: hash) }
     return slot
   }
 
@@ -193,6 +248,7 @@ package struct KeyedSlots<Key: Hashable, Machine> {
     slots = []
     buckets = []
     slotBits = 0
+    recent = []
   }
 
   /// The bucket that holds `slotNumber`, whose key hashes to `hash`.
@@ -233,7 +289,7 @@ package struct KeyedSlots<Key: Hashable, Machine> {
   mutating func shrinkIfSparse() {
     if slots.isEmpty {
       if slots.capacity > Self.retainedCapacity { slots = [] }
-      if buckets.count > Self.retainedCapacity * 2 { (buckets, slotBits) = ([], 0) }
+      if buckets.count > Self.retainedCapacity * 2 { (buckets, slotBits, recent) = ([], 0, []) }
       return
     }
     if slots.capacity > Self.retainedCapacity, slots.count &* 4 < slots.capacity {
@@ -251,6 +307,8 @@ package struct KeyedSlots<Key: Hashable, Machine> {
   @inlinable
   mutating func rebuildIndex(bucketCount: Int) {
     buckets = [UInt32](repeating: 0, count: bucketCount)
+    // Slot numbers may have changed: the recent ones start again.
+    recent = bucketCount >= recentFromBuckets ? [UInt64](repeating: 0, count: Self.recentCount) : []
     slotBits = Int.bitWidth &- bucketCount.leadingZeroBitCount  // Holds `bucketCount` itself.
     let mask = bucketCount &- 1
     for slot in slots.indices {

@@ -17,6 +17,17 @@ import Testing
     static func == (lhs: Self, rhs: Self) -> Bool { lhs.id == rhs.id }
   }
 
+  /// A key whose `hashValue` is chosen by the test, bit for bit (as
+  /// swift-collections' test keys do), for the places and tags of
+  /// ``KeyedSlots/recent``.
+  struct RawHashKey: Hashable {
+    let id: Int
+    let raw: Int
+    func hash(into hasher: inout Hasher) { hasher.combine(raw) }
+    func _rawHashValue(seed: Int) -> Int { raw }
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.id == rhs.id }
+  }
+
   @Test(arguments: [1, 7, 1_000])
   func randomInsertionsAndRemovals_findTheSameKeysAsADictionary(hashes: Int) {
     var generator = SeededGenerator(seed: UInt64(hashes))
@@ -74,5 +85,64 @@ import Testing
       #expect((slot != nil) == key.isMultiple(of: 5), "key \(key)")
       if let slot { #expect(slots[slot].machine == key) }
     }
+  }
+
+  /// A table that notes recent keys' slots (from an index of 4,096 buckets
+  /// here, rather than the default million): `find` answers as
+  /// the index does, with entries left stale by removals (a moved slot, a
+  /// removed key, slots renumbered in one pass) and keys whose entries
+  /// overwrite each other: all in seven places (`sharedPlaces`), or two keys
+  /// to each hash (so the same place and tag).
+  @Test(arguments: [true, false])
+  func findingThroughRecentSlots_agreesWithTheIndex(sharedPlaces: Bool) {
+    var generator = SeededGenerator(seed: sharedPlaces ? 1 : 2)
+    var slots = KeyedSlots<RawHashKey, Int>(recentFromBuckets: 1 << 12)
+    var model: [Int: Int] = [:]  // id → machine
+    let key = { (id: Int) in
+      RawHashKey(id: id, raw: sharedPlaces ? (id % 7) << 32 | id &* 0x9E37 : (id / 2) &* 0x1E37_79B9_7F4A_7C15)
+    }
+    #expect(key(3).hashValue == key(3).raw)
+    for id in 0..<10_000 {
+      _ = slots.insert(key(id), machine: id)
+      model[id] = id
+    }
+    #expect(!slots.recent.isEmpty)
+    func check(_ id: Int, _ step: Int) {
+      let found = slots.find(key(id), hash: key(id).hashValue)
+      #expect(found == slots.slot(of: key(id)), "step \(step), id \(id)")
+      #expect(found.map { slots[$0].machine } == model[id], "step \(step), id \(id)")
+    }
+    for step in 0..<60_000 {
+      // Mostly a hot set, so that entries are reused; removals and
+      // insertions move slots under them.
+      let id = Bool.random(using: &generator) ? Int.random(in: 0..<500, using: &generator) : Int.random(in: 0..<12_000, using: &generator)
+      check(id, step)
+      switch Int.random(in: 0..<4, using: &generator) {
+      case 0:
+        if let slot = slots.find(key(id), hash: key(id).hashValue) {
+          slots.remove(at: slot)
+          model[id] = nil
+        }
+      case 1 where model[id] == nil:
+        _ = slots.insert(key(id), machine: step)
+        model[id] = step
+      default:
+        if let slot = slots.find(key(id), hash: key(id).hashValue) {
+          slots[slot].machine = step
+          model[id] = step
+        }
+      }
+      if step == 30_000 {
+        // Renumbered in one pass: every third key goes.
+        let doomed = (0..<slots.count).filter { slots[$0].key.id % 3 == 0 }
+        for slot in doomed { model[slots[slot].key.id] = nil }
+        slots.remove(slots: doomed)
+      }
+    }
+    #expect(slots.count == model.count)
+    for id in 0..<12_000 { check(id, -1) }
+    #expect(slots.recent.contains { $0 != 0 })  // Noted, not only looked at.
+    slots.removeAll()
+    #expect(slots.recent.isEmpty && slots.find(key(1), hash: key(1).hashValue) == nil)
   }
 }

@@ -11,8 +11,9 @@ import PackageDescription
 // (`Benchmarks/`) are packages of their own, with their own dependencies.
 let package = Package(
   name: "Pace",
-  // `Synchronization.Mutex` (used by the drivers) needs these releases; `Clock`
-  // and `Duration` need one release earlier. The Linux toolchain has both.
+  // Typed-throws asynchronous sequences (`next(isolation:)`, which keeps a
+  // base's `Failure`) and `Synchronization.Atomic` need these releases;
+  // `Clock` and `Duration` need one release earlier. The Linux toolchain has them.
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
     .library(name: "Pace", targets: ["Pace"]),

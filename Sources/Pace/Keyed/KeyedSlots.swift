@@ -103,16 +103,18 @@ package struct KeyedSlots<Key: Hashable, Machine> {
   @inlinable
   static var recentCount: Int { 16_384 }
 
-  /// The entry of ``recent`` for `hash`.
+  /// The entry of ``recent`` for `hash`: from its upper half, which the
+  /// index's first bucket does not use.
   @inlinable
   static func recentPlace(of hash: Int, count: Int) -> Int {
-    Int(truncatingIfNeeded: UInt(bitPattern: hash) >> 32) & (count &- 1)
+    Int(truncatingIfNeeded: UInt(bitPattern: hash) >> UInt(UInt.bitWidth / 2)) & (count &- 1)
   }
 
-  /// The entry of ``recent`` that says `key`, whose hash is `hash`, is in `slot`.
+  /// The entry of ``recent`` that says `key`, whose hash is `hash`, is in
+  /// `slot` (below 2^32 - 1, as the index's buckets keep it).
   @inlinable
   static func recentEntry(slot: Int, hash: Int) -> UInt64 {
-    UInt64(truncatingIfNeeded: UInt32(truncatingIfNeeded: hash)) << 32 | UInt64(truncatingIfNeeded: slot &+ 1)
+    UInt64(truncatingIfNeeded: UInt32(truncatingIfNeeded: hash)) << 32 | UInt64(truncatingIfNeeded: slot &+ 1) & 0xFFFF_FFFF
   }
 
   /// The slot of `key`, whose `hashValue` is `hash`, if it is live; the

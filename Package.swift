@@ -13,7 +13,7 @@ let package = Package(
   name: "Pace",
   // Typed-throws asynchronous sequences (`next(isolation:)`, which keeps a
   // base's `Failure`) and `Synchronization.Atomic` need these releases;
-  // `Clock` and `Duration` need one release earlier. The Linux toolchain has them.
+  // `Clock` and `Duration` need two releases earlier. The Linux toolchain has them.
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
     .library(name: "Pace", targets: ["Pace"]),

@@ -129,8 +129,16 @@ package struct KeyedSlots<Key: Hashable, Machine> {
       if slot >= 0, slot < slots.count, slots[slot].key == key { return slot }
     }
     guard let slot = slot(of: key, hash: hash) else { return nil }
-    recent[place] = Self.recentEntry(slot: slot, hash: hash)
+    noteRecent(slot, hash: hash)
     return slot
+  }
+
+  /// Notes that the key whose hash is `hash` is in `slot`, when the index
+  /// has ``recent``.
+  @inlinable
+  mutating func noteRecent(_ slot: Int, hash: Int) {
+    guard !recent.isEmpty else { return }
+    recent[Self.recentPlace(of: hash, count: recent.count)] = Self.recentEntry(slot: slot, hash: hash)
   }
 
   /// The slot of `key`, whose `hashValue` is `hash`, if it is live.
@@ -205,7 +213,7 @@ package struct KeyedSlots<Key: Hashable, Machine> {
     var bucket = Self.firstBucket(of: hash, mask: mask)
     while buckets[bucket] != 0 { bucket = (bucket &+ 1) & mask }
     buckets[bucket] = entry(slot: slot, hash: hash)
-    if !recent.isEmpty { recent[Self.recentPlace(of: hash, count: recent.count)] = Self.recentEntry(slot: slot, hash: hash) }
+    noteRecent(slot, hash: hash)
     return slot
   }
 

@@ -90,9 +90,9 @@ import Testing
   /// A table that notes recent keys' slots (from an index of 4,096 buckets
   /// here, rather than the default million): `find` answers as
   /// the index does, with entries left stale by removals (a moved slot, a
-  /// removed key, slots renumbered in one pass) and keys whose entries
-  /// overwrite each other: all in seven places (`sharedPlaces`), or two keys
-  /// to each hash (so the same place and tag).
+  /// removed key; slots renumbered in one pass clear the table) and keys
+  /// whose entries overwrite each other: all in seven places
+  /// (`sharedPlaces`), or two keys to each hash (so the same place and tag).
   @Test(arguments: [true, false])
   func findingThroughRecentSlots_agreesWithTheIndex(sharedPlaces: Bool) {
     var generator = SeededGenerator(seed: sharedPlaces ? 1 : 2)

@@ -23,6 +23,9 @@
 // sends to uniformly random keys for D seconds; --debounce-ms M makes every
 // key one trailing debounce; --floor does a bare upsert per send instead;
 // --polls-only makes the workers poll once a second, as job systems do;
+// --reference-lifecycle runs the least work an at-least-once fleet debounce
+// does instead (ReferenceLifecycle.swift), claiming at most every
+// --claim-gap-ms G (15 by default);
 // --fold-interval-ms F sets FleetConfiguration.foldInterval; --rate R sends
 // R a second (evenly spaced) rather than back to back: a load the machine
 // keeps up with, where lateness is the pacer's and not the queue's.
@@ -57,6 +60,8 @@ struct Options {
   var durationSeconds: Double?
   var rate: Double?
   var floor = false
+  var referenceLifecycle = false
+  var claimGapMilliseconds = 15
   var pollsOnly = false
   var migrate = false
 
@@ -88,6 +93,8 @@ struct Options {
         guard let perSecond = Double(value()), perSecond > 0 else { fatalError("--rate takes a number of sends a second above 0") }
         rate = perSecond
       case "--floor": floor = true
+      case "--reference-lifecycle": referenceLifecycle = true
+      case "--claim-gap-ms": claimGapMilliseconds = Int(value()) ?? 15
       case "--polls-only": pollsOnly = true
       case "--migrate": migrate = true
       default: fatalError("unknown argument \(argument)")
@@ -234,6 +241,15 @@ try await withThrowingTaskGroup(of: Void.self) { group in
         """)
     }
     say("S sends=\(sent.withLock { $0 }) statements=\(sent.withLock { $0 }) seconds=\(seconds(elapsed))")
+    group.cancelAll()
+    return
+  }
+
+  if options.referenceLifecycle {
+    try await waitForStart()
+    try await runReferenceLifecycle(
+      client: client, logger: logger, window: options.debounceMilliseconds ?? 500,
+      claimGap: .milliseconds(options.claimGapMilliseconds), sendAll: sendAll)
     group.cancelAll()
     return
   }

@@ -30,13 +30,9 @@ extension FleetPacer {
         // Batch by batch, as many as were held, until a round fails: a
         // sender that keeps sending cannot hold the stop.
         let batch = configuration.foldBatchSize
-        let held = work.withLock { state in
-          state.sentKeys.formUnion(state.firstSends.keys)
-          state.firstSends = [:]
-          return state.sentKeys.count
-        }
+        let held = work.withLock { $0.sentKeys.count }
         var rounds = held / batch + (held % batch == 0 ? 0 : 1)
-        while rounds > 0, (try? await foldOnce(.claim)) != nil { rounds -= 1 }
+        while rounds > 0, (try? await foldOnce()) != nil { rounds -= 1 }
         break
       }
       guard !Task.isCancelled else { break }
@@ -49,21 +45,12 @@ extension FleetPacer {
         // a fold claims only what that leaves, and this process's sends.
         var foldsDue = true
         if lookAround {
-          let fired = try await foldOnce(.fire)
+          let fired = try await foldOnce(firing: true)
           leasedHere += fired.leased.count
           foldsDue = fired.dueLeft
         }
-        // Keys whose row this process's send made fold from that send
-        // alone, in one statement; a key that changed since joins the
-        // claim below. A round woken by such sends alone claims nothing:
-        // due keys are the alarm's.
-        if work.withLock({ !$0.firstSends.isEmpty }) {
-          let outcome = try await foldOnce(.firstSends)
-          leasedHere += outcome.leased.count
-          if !lookAround { foldsDue = false }
-        }
         while foldsDue || work.withLock({ !$0.sentKeys.isEmpty }) {
-          let outcome = try await foldOnce(.claim)
+          let outcome = try await foldOnce()
           leasedHere += outcome.leased.count
           if outcome.claimed < configuration.foldBatchSize { break }
         }
@@ -91,19 +78,7 @@ extension FleetPacer {
     deliveryWake.poke()
   }
 
-  /// What a round of the fold loop does.
-  enum FoldKind {
-    /// Fires due keys whose next step a fold stored (`pace_fire`).
-    case fire
-    /// Folds the keys whose row this process's send made, from that send
-    /// alone (`pace_apply_first`).
-    case firstSends
-    /// Claims keys, this process's sends first, then due ones, and folds
-    /// them (`pace_claim`, `pace_apply`).
-    case claim
-  }
-
-  /// One round of the fold loop, of `kind`, bounded: a call the
+  /// One fold round, or, `firing`, one fire round, bounded: a call the
   /// database never answers (a connection cut mid-transaction) fails the
   /// round, and the next one runs on a new connection. What it leased goes
   /// to the delivery loop.
@@ -113,16 +88,12 @@ extension FleetPacer {
   /// the free room for that statement. Either holds it until its outcome is
   /// handed over, or the round failed or ran out of time (a round that
   /// answers later cannot hold it for ever, nor reserve any more).
-  private func foldOnce(_ kind: FoldKind) async throws -> FoldOutcome {
+  private func foldOnce(firing: Bool = false) async throws -> FoldOutcome {
     let round = work.withLock { $0.beginFoldRound() }
     let outcome: FoldOutcome
     do {
       outcome = try await withAnswerTimeout(configuration.roundTimeout, counting: calls) {
-        switch kind {
-        case .fire: try await self.fireRound(round)
-        case .firstSends: try await self.firstSendsRound(round)
-        case .claim: try await self.foldRound(round)
-        }
+        try await firing ? self.fireRound(round) : self.foldRound(round)
       }
     } catch {
       work.withLock { $0.endFoldRound(round) }
@@ -327,7 +298,23 @@ extension FleetPacer {
     clock.observe(now)
 
     let result = fold.fold(claimed, now: now)
-    let (notifyAt, room, tellsFleet) = prepareWriteBack(result, round: round)
+    for problem in result.problems {
+      logger.error("Fleet pacer could not read a key", metadata: ["problem": "\(problem)"])
+    }
+    // Tell the fleet only of a deadline earlier than any it knows of.
+    let notifyAt = work.withLock { state -> Int64? in
+      guard !configuration.pollsOnly, let due = result.earliestDue, state.knownEarliest.map({ due < $0 }) ?? true else { return nil }
+      state.knownEarliest = due
+      return due
+    }
+    // Emissions first in their key's line are leased here at once, as many
+    // as the delivery loop has room for; they need no claim of their own.
+    // At most one a key can lead its line.
+    let leaders = Set(result.emissions.map(\.key)).count
+    let (room, tellsFleet) = work.withLock { state in
+      let room = state.reserveFoldRoom(configuration.maximumConcurrentDeliveries, wanted: leaders, round: round)
+      return (room, !configuration.pollsOnly && state.tellsFleet(configuration.maximumConcurrentDeliveries))
+    }
     let applied = try await connection.query(
       """
       SELECT o_id, o_key, o_value, o_emitted, o_leased, o_behind FROM \(unescaped: ns).pace_apply(\(name),
@@ -338,104 +325,17 @@ extension FleetPacer {
         \(owner), \(configuration.lease.microseconds) * interval '1 microsecond', \(room), \(tellsFleet))
       """,
       logger: logger)
-    let (leased, waiting, _, _) = try await readEmitted(applied)
-    wroteBack(result, notifyAt: notifyAt, waiting: waiting, tellsFleet: tellsFleet)
-    return FoldOutcome(
-      claimed: claimed.count, leased: leased, waiting: waiting, untold: waiting && !tellsFleet && !configuration.pollsOnly)
-  }
-
-  /// Before a fold's result is written back: says what could not be read,
-  /// and decides the deadline to tell the fleet of (only one earlier than
-  /// any it knows of) and the room to lease its emissions into. Emissions
-  /// first in their key's line are leased here at once, as many as the
-  /// delivery loop has room for; they need no claim of their own. At most
-  /// one a key can lead its line.
-  private func prepareWriteBack(
-    _ result: FoldResult, round: UInt64
-  ) -> (notifyAt: Int64?, room: Int, tellsFleet: Bool) {
-    for problem in result.problems {
-      logger.error("Fleet pacer could not read a key", metadata: ["problem": "\(problem)"])
-    }
-    let leaders = Set(result.emissions.map(\.key)).count
-    return work.withLock { state in
-      var notifyAt: Int64?
-      if !configuration.pollsOnly, let due = result.earliestDue, state.knownEarliest.map({ due < $0 }) ?? true {
-        state.knownEarliest = due
-        notifyAt = due
-      }
-      let room = state.reserveFoldRoom(configuration.maximumConcurrentDeliveries, wanted: leaders, round: round)
-      return (notifyAt, room, !configuration.pollsOnly && state.tellsFleet(configuration.maximumConcurrentDeliveries))
-    }
-  }
-
-  /// After a fold's result was written back: counts its statement and
-  /// notification (one at most: see `pace_emit`), and wakes the fold loop
-  /// at its earliest deadline.
-  private func wroteBack(_ result: FoldResult, notifyAt: Int64?, waiting: Bool, tellsFleet: Bool) {
+    let (leased, waiting, _) = try await readEmitted(applied)
     counters.withLock {
       $0.statements += 1
       $0.folds += 1
-      if notifyAt != nil || (waiting && tellsFleet) { $0.notifications += 1 }
+      if notifyAt != nil || (waiting && tellsFleet) { $0.notifications += 1 }  // one at most: see `pace_apply`
     }
     if !configuration.pollsOnly, let due = result.earliestDue, let local = clock.localInstant(of: due) {
       wake.wake(at: local)
     }
-  }
-
-  /// Folds keys whose row this process's send made, each from that one
-  /// send, on its instant, and writes them back in one statement
-  /// (`pace_apply_first`): what a claim of the key would have found (no
-  /// state, that send alone) is checked there, under the key's lock. A key
-  /// that changed since, or is locked, goes to the claim's fold.
-  func firstSendsRound(_ round: UInt64) async throws -> FoldOutcome {
-    let firsts = work.withLock { state -> [(key: String, send: ClaimedKey.Send)] in
-      let taken = state.firstSends.prefix(configuration.foldBatchSize).map { (key: $0.key, send: $0.value) }
-      for first in taken { state.firstSends.removeValue(forKey: first.key) }
-      return taken
-    }
-    guard !firsts.isEmpty else { return FoldOutcome(claimed: 0, leased: [], waiting: false) }
-    do {
-      return try await applyFirst(firsts, round: round)
-    } catch {
-      // Not folded: this process still owes those keys a fold.
-      work.withLock { $0.sentKeys.formUnion(firsts.map(\.key)) }
-      throw error
-    }
-  }
-
-  private func applyFirst(_ firsts: [(key: String, send: ClaimedKey.Send)], round: UInt64) async throws -> FoldOutcome {
-    var result = FoldResult()
-    var rows: (states: [String], due: [Int64], pending: [Bool], fires: [String]) = ([], [], [], [])
-    for first in firsts {
-      // On the send's own instant: what its key does later, a fire or a
-      // fold does, as after any fold.
-      let one = fold.fold([ClaimedKey(key: first.key, state: nil, sends: [first.send])], now: first.send.micros)
-      let kept = one.kept.first
-      rows.states.append(kept?.state ?? "")  // "": the key goes
-      rows.due.append(kept?.due ?? -1)
-      rows.pending.append(kept?.pending ?? false)
-      rows.fires.append(kept?.fire ?? "")
-      result.emissions += one.emissions
-      result.problems += one.problems
-      if let due = one.earliestDue, result.earliestDue.map({ due < $0 }) ?? true { result.earliestDue = due }
-    }
-    let (notifyAt, room, tellsFleet) = prepareWriteBack(result, round: round)
-    let ns = namespace.quoted
-    let answer = try await client.query(
-      """
-      SELECT o_id, o_key, o_value, o_emitted, o_leased, o_behind FROM \(unescaped: ns).pace_apply_first(\(name),
-        \(firsts.map(\.key)), \(firsts.map(\.send.id)), \(rows.states), \(rows.due), \(rows.pending), \(rows.fires),
-        \(result.emissions.map(\.key)), \(result.emissions.map(\.value)), \(result.emissions.map(\.micros)),
-        \(configuration.keepsSendLog), \(notifyAt),
-        \(owner), \(configuration.lease.microseconds) * interval '1 microsecond', \(room), \(tellsFleet))
-      """,
-      logger: logger)
-    let (leased, waiting, _, skipped) = try await readEmitted(answer)
-    if !skipped.isEmpty { work.withLock { $0.sentKeys.formUnion(skipped) } }
-    wroteBack(result, notifyAt: notifyAt, waiting: waiting, tellsFleet: tellsFleet)
     return FoldOutcome(
-      claimed: firsts.count - skipped.count, leased: leased, waiting: waiting,
-      untold: waiting && !tellsFleet && !configuration.pollsOnly)
+      claimed: claimed.count, leased: leased, waiting: waiting, untold: waiting && !tellsFleet && !configuration.pollsOnly)
   }
 
   /// One fire round (`pace_fire`): the due keys whose next step the fold
@@ -456,7 +356,7 @@ extension FleetPacer {
         \(configuration.foldBatchSize), \(owner), \(configuration.lease.microseconds) * interval '1 microsecond', \(room), \(tellsFleet))
       """,
       logger: logger)
-    let (leased, waiting, left, _) = try await readEmitted(rows)
+    let (leased, waiting, left) = try await readEmitted(rows)
     let dueLeft = (left ?? 0) > 0
     counters.withLock {
       $0.statements += 1
@@ -467,24 +367,21 @@ extension FleetPacer {
       dueLeft: dueLeft)
   }
 
-  /// Reads what `pace_emit` returned, through `pace_apply`,
-  /// `pace_apply_first` or `pace_fire`: the emissions leased here, whether
-  /// one first in its key's line was left for want of room (a look around
-  /// claims it), the count of `pace_fire`'s last row (a row with no
-  /// emission and no key), if any, and the keys `pace_apply_first` left
-  /// unfolded (rows with a key and no emission).
+  /// Reads what `pace_emit` returned, through `pace_apply` or `pace_fire`:
+  /// the emissions leased here, whether one first in its key's line was
+  /// left for want of room (a look around claims it), and the count of
+  /// `pace_fire`'s last row (a row with no emission), if any.
   private func readEmitted(
     _ rows: PostgresRowSequence
-  ) async throws -> (leased: [LeasedEmission], waiting: Bool, left: Int64?, unfolded: [String]) {
+  ) async throws -> (leased: [LeasedEmission], waiting: Bool, left: Int64?) {
     var leased: [LeasedEmission] = []
     var waiting = false
     var left: Int64?
-    var unfolded: [String] = []
     for try await (id, key, value, emitted, isLeased, isBehind) in rows.decode(
       (Int64?, String?, String?, Int64, Bool?, Bool?).self)
     {
       guard let id, let key, let value else {
-        if let key { unfolded.append(key) } else { left = emitted }
+        left = emitted
         continue
       }
       if isLeased == true {
@@ -493,7 +390,7 @@ extension FleetPacer {
         waiting = true
       }
     }
-    return (leased, waiting, left, unfolded)
+    return (leased, waiting, left)
   }
 
   /// One delivery round: starts the handlers of the emissions that folds

@@ -162,23 +162,17 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
     let keyText = key.description
     try await checkSchema()
     let instant: Int64
-    let sent: ClaimedKey.Send
-    let isFirst: Bool
     do {
       // Bounded: a pool that lost its server may never answer (seen after
       // a restart of PostgreSQL), and a send must fail, not hang.
       let (client, logger) = (client, logger)
       let query: PostgresQuery = """
-        SELECT s_micros, s_id, s_first FROM \(unescaped: ns).pace_send(\(name), \(keyText), \(json)::jsonb,
-          \(configuration.foldGrace.microseconds) * interval '1 microsecond')
+        SELECT \(unescaped: ns).pace_send(\(name), \(keyText), \(json)::jsonb, \(configuration.foldGrace.microseconds) * interval '1 microsecond')
         """
-      (instant, sent, isFirst) = try await withAnswerTimeout(configuration.answerTimeout) {
-        var answer: (Int64, ClaimedKey.Send, Bool)?
-        for try await (micros, id, first) in try await client.query(query, logger: logger).decode((Int64, Int64, Bool).self) {
-          answer = (micros, ClaimedKey.Send(id: id, value: json, micros: micros), first)
-        }
-        guard let answer else { throw NoRowReturned(statement: "pace_send") }
-        return answer
+      instant = try await withAnswerTimeout(configuration.answerTimeout) {
+        var instant: Int64 = 0
+        for try await micros in try await client.query(query, logger: logger).decode(Int64.self) { instant = micros }
+        return instant
       }
     } catch is CancellationError {
       throw CancellationError()
@@ -191,19 +185,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
     // The worker folds this process's sends at once (or when the fold
     // interval after its last fold ends); without a worker they
     // are due to the fleet after the fold grace, and nothing is kept here.
-    // A send that made its key's row is folded from itself alone, without
-    // a claim (`pace_apply_first`), unless another of this process's sends
-    // to the key comes first.
-    let isNew = work.withLock { state -> Bool in
-      guard state.workerRuns else { return false }
-      if isFirst, !state.sentKeys.contains(keyText) {
-        return state.firstSends.updateValue(sent, forKey: keyText) == nil
-      }
-      // Another send to the key since its first: folded as usual.
-      state.firstSends.removeValue(forKey: keyText)
-      return state.sentKeys.insert(keyText).inserted
-    }
-    if isNew { wake.sent() }
+    if work.withLock({ state in state.workerRuns && state.sentKeys.insert(keyText).inserted }) { wake.sent() }
     return Date(micros: instant)
   }
 
@@ -396,10 +378,6 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
 struct FleetWorkState: Sendable {
   /// Keys this process sent to since its last fold.
   var sentKeys: Set<String> = []
-  /// Keys whose row this process's send made, with that send: folded from
-  /// it alone (`pace_apply_first`), or, if the key changed since, as
-  /// `sentKeys` are.
-  var firstSends: [String: ClaimedKey.Send] = [:]
   /// The emissions leased here: handlers running, or finished and not yet
   /// removed from the outbox.
   var delivering: Set<Int64> = []

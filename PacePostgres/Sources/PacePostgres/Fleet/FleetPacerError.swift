@@ -40,12 +40,6 @@ struct AnswerTimeout: Error {
   var limit: Duration
 }
 
-/// A statement that always returns a row returned none.
-struct NoRowReturned: Error, CustomStringConvertible {
-  var statement: String
-  var description: String { "\(statement) returned no row" }
-}
-
 /// Runs `operation`, and throws `AnswerTimeout` when it has not returned
 /// within `limit` (never, when `limit` is nil), or `CancellationError` as
 /// soon as the caller is cancelled: then it is cancelled and left to end on

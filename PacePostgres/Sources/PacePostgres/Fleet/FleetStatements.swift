@@ -19,11 +19,6 @@ import PostgresNIO
 /// - `pace_claim` locks the keys it folds, then reads the clock, then the
 ///   sends: every send committed before the lock is read, and every later
 ///   send waits for the fold's commit, so its instant is after the fold's.
-/// - `pace_apply_first` folds a key from the one send that made its row, on
-///   that send's instant: it locks the key, then checks that the key has
-///   no state and no other send. Every other send committed before the
-///   lock is seen, and the key is left to a claim; every later send waits
-///   for the commit, so its instant is after the fold's.
 /// - `pace_fire` locks the due keys it fires, then looks for their sends:
 ///   a key with a send committed before the lock is left to a fold, and a
 ///   later send waits for the fire's commit, so its instant is after the
@@ -43,92 +38,19 @@ enum FleetStatements {
       """,
       // A send: lock the key's row, read the instant, record the send. The
       // row becomes due a grace period later: the sending process folds it at
-      // once; another process takes over only if that one went away. Returns
-      // the instant, the send's id, and whether this send made the key's row
-      // (`s_first`: no state, no other send then), which lets the sending
-      // process fold it on its own (`pace_apply_first`).
+      // once; another process takes over only if that one went away.
       """
-      CREATE FUNCTION \(unescaped: ns).pace_send(
-        p text, k text, v jsonb, grace interval, OUT s_micros bigint, OUT s_id bigint, OUT s_first boolean)
+      CREATE FUNCTION \(unescaped: ns).pace_send(p text, k text, v jsonb, grace interval) RETURNS bigint
         LANGUAGE plpgsql AS $$
       DECLARE
         sent timestamptz;
       BEGIN
-        INSERT INTO \(unescaped: ns).keys (pacer, key, due_at) VALUES (p, k, \(unescaped: ns).pace_now() + grace)
-          ON CONFLICT (pacer, key) DO NOTHING;
-        s_first := FOUND;
-        IF NOT s_first THEN
-          INSERT INTO \(unescaped: ns).keys AS x (pacer, key, due_at) VALUES (p, k, \(unescaped: ns).pace_now() + grace)
-            ON CONFLICT (pacer, key) DO UPDATE SET due_at = \(unescaped: ns).pace_now() + grace
-            WHERE x.due_at IS NULL OR x.due_at > \(unescaped: ns).pace_now() + grace;
-        END IF;
+        INSERT INTO \(unescaped: ns).keys AS x (pacer, key, due_at) VALUES (p, k, \(unescaped: ns).pace_now() + grace)
+          ON CONFLICT (pacer, key) DO UPDATE SET due_at = \(unescaped: ns).pace_now() + grace
+          WHERE x.due_at IS NULL OR x.due_at > \(unescaped: ns).pace_now() + grace;
         sent := \(unescaped: ns).pace_now();
-        INSERT INTO \(unescaped: ns).sends (pacer, key, value, sent_at) VALUES (p, k, v, sent) RETURNING id INTO s_id;
-        s_micros := \(unescaped: ns).pace_micros(sent);
-      END $$
-      """,
-      // A fold by the sending process of keys whose row its send made
-      // (`s_first`), worked out from that one send alone, on its instant:
-      // no claim, no transaction of several round trips. Each key is
-      // locked, or skipped as a claim skips; it is folded only if it still
-      // has no state and no send but that one (a key another process sent
-      // to, or folded, since is skipped). A later send waits for this
-      // commit, so its instant is after the fold's, as after a claim.
-      // `states[i]` is '' for a key that goes. What is folded is written as
-      // a claim's fold is (`pace_apply`), and its emissions returned; then
-      // a row with a null `o_id` for each key skipped, which the caller
-      // folds as usual.
-      """
-      CREATE FUNCTION \(unescaped: ns).pace_apply_first(
-        p text, ks text[], ids bigint[], states text[], due bigint[], pendings boolean[], fires text[],
-        out_keys text[], out_values text[], out_at bigint[], keep_log boolean, notify_at bigint,
-        owner text, lease interval, lim bigint, tell boolean
-      ) RETURNS TABLE (o_id bigint, o_key text, o_value text, o_emitted bigint, o_leased boolean, o_behind boolean)
-        LANGUAGE plpgsql AS $$
-      DECLARE
-        i integer;
-        applied text[] := '{}';
-        skipped text[] := '{}';
-        kept_keys text[] := '{}';
-        kept_states text[] := '{}';
-        kept_due bigint[] := '{}';
-        kept_pendings boolean[] := '{}';
-        kept_fires text[] := '{}';
-        gone text[] := '{}';
-        folded bigint[] := '{}';
-      BEGIN
-        FOR i IN 1 .. coalesce(cardinality(ks), 0) LOOP
-          PERFORM FROM \(unescaped: ns).keys x WHERE x.pacer = p AND x.key = ks[i] AND x.state IS NULL
-            FOR UPDATE SKIP LOCKED;
-          IF NOT FOUND
-             OR NOT EXISTS (SELECT FROM \(unescaped: ns).sends y WHERE y.id = ids[i])
-             OR EXISTS (SELECT FROM \(unescaped: ns).sends y WHERE y.pacer = p AND y.key = ks[i] AND y.id <> ids[i]) THEN
-            skipped := skipped || ks[i];
-            CONTINUE;
-          END IF;
-          applied := applied || ks[i];
-          folded := folded || ids[i];
-          IF states[i] = '' THEN
-            gone := gone || ks[i];
-          ELSE
-            kept_keys := kept_keys || ks[i];
-            kept_states := kept_states || states[i];
-            kept_due := kept_due || due[i];
-            kept_pendings := kept_pendings || pendings[i];
-            kept_fires := kept_fires || fires[i];
-          END IF;
-        END LOOP;
-        RETURN QUERY SELECT * FROM \(unescaped: ns).pace_apply(p,
-          kept_keys, kept_states, kept_due, kept_pendings, kept_fires, gone, folded,
-          ARRAY(SELECT e.k FROM unnest(out_keys, out_values, out_at) WITH ORDINALITY AS e(k, v, a, n)
-                WHERE e.k = ANY(applied) ORDER BY e.n),
-          ARRAY(SELECT e.v FROM unnest(out_keys, out_values, out_at) WITH ORDINALITY AS e(k, v, a, n)
-                WHERE e.k = ANY(applied) ORDER BY e.n),
-          ARRAY(SELECT e.a FROM unnest(out_keys, out_values, out_at) WITH ORDINALITY AS e(k, v, a, n)
-                WHERE e.k = ANY(applied) ORDER BY e.n),
-          keep_log, CASE WHEN cardinality(applied) > 0 THEN notify_at END, owner, lease, lim, tell);
-        RETURN QUERY SELECT NULL::bigint, u.k, NULL::text, 0::bigint, NULL::boolean, NULL::boolean
-          FROM unnest(skipped) AS u(k);
+        INSERT INTO \(unescaped: ns).sends (pacer, key, value, sent_at) VALUES (p, k, v, sent);
+        RETURN \(unescaped: ns).pace_micros(sent);
       END $$
       """,
       // A fold's claim: the keys this process sent to, then due keys, each

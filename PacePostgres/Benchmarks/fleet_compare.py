@@ -49,15 +49,15 @@ print(f"{'floor: INSERT … ON CONFLICT DO UPDATE':<44} {floor_rate:>10,.0f} {1:
 for label, counts, rate_, late in [
     ("Pace FleetPacer (debounce 500 ms)", pace, pace_rate, pace_late),
     ("same pacer, workers polling every 1 s", polling, polling_rate, polling_late),
-] + ([("reference: least lifecycle (not a pacer)", reference, rate(reference), reference_late)] if reference else []):
+] + ([("reference: minimal lifecycle (not a pacer)", reference, rate(reference), reference_late)] if reference else []):
     sends = sum(counts.get("sends", [0])) or 1
     print(f"{label:<44} {rate_:>10,.0f} {rate_ / floor_rate:>8.2f} {sum(counts.get('statements', [0])) / sends:>10.2f} "
           f"{sum(counts.get('notifications', [0])) / sends:>11.4f} {percentile(late, .5) / 1e3:>7.1f}ms "
           f"{percentile(late, .99) / 1e3:>7.1f}ms")
 if reference:
     print("(reference: one upsert a send, and one statement that leases due rows and removes delivered ones,")
-    print(" at most every 15 ms per process; no policy state, no per-key order, no leading edge: what any")
-    print(" at-least-once fleet debounce costs at least, on this client and server)")
+    print(" at most every 15 ms per process; no policy state, no per-key order, no leading edge: what a")
+    print(" minimal at-least-once fleet debounce reaches on this client and server)")
 
 
 def slow_statements(name):

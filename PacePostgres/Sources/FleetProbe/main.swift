@@ -23,8 +23,8 @@
 // sends to uniformly random keys for D seconds; --debounce-ms M makes every
 // key one trailing debounce; --floor does a bare upsert per send instead;
 // --polls-only makes the workers poll once a second, as job systems do;
-// --reference-lifecycle runs the least work an at-least-once fleet debounce
-// does instead (ReferenceLifecycle.swift), claiming at most every
+// --reference-lifecycle runs a minimal at-least-once fleet debounce instead,
+// not a pacer (ReferenceLifecycle.swift), claiming at most every
 // --claim-gap-ms G (15 by default);
 // --fold-interval-ms F sets FleetConfiguration.foldInterval; --rate R sends
 // R a second (evenly spaced) rather than back to back: a load the machine

@@ -129,12 +129,12 @@ package struct KeyedSlots<Key: Hashable, Machine> {
       if slot >= 0, slot < slots.count, slots[slot].key == key { return slot }
     }
     guard let slot = slot(of: key, hash: hash) else { return nil }
-    noteRecent(slot, hash: hash)
+    recent[place] = Self.recentEntry(slot: slot, hash: hash)  // Its place is known, and the table is there.
     return slot
   }
 
   /// Notes that the key whose hash is `hash` is in `slot`, when the index
-  /// has ``recent``.
+  /// has ``recent`` (a new key's; `find` notes a found one in its place).
   @inlinable
   mutating func noteRecent(_ slot: Int, hash: Int) {
     guard !recent.isEmpty else { return }

@@ -76,11 +76,13 @@ def slow_statements(name):
 
 def wal_flushes(name):
     # The write-ahead log's flushes during the run (pg_stat_wal, before and
-    # after it): how many, and the milliseconds they took.
+    # after it): how many, the milliseconds they took, the bytes written and
+    # the full-page images among them.
     try:
         before, after = (open(os.path.join(folder, f"{name}.wal-{when}")).read().strip().split("|")
                          for when in ("before", "after"))
-        return int(after[0]) - int(before[0]), float(after[1]) - float(before[1])
+        return (int(after[0]) - int(before[0]), float(after[1]) - float(before[1]),
+                int(after[2]) - int(before[2]), int(after[3]) - int(before[3]))
     except (OSError, ValueError, IndexError):
         return None
 
@@ -93,7 +95,9 @@ for name in ("floor", "pace", "polling", "reference"):
         continue
     durations, commits = slow_statements(name)
     flushes = wal_flushes(name)
-    flushed = (f"{flushes[0]:,} flushes, {flushes[1]:,.0f} ms in all, {flushes[1] / max(flushes[0], 1):.2f} ms each on average"
+    sends = sum(read(name)[0].get("sends", [0])) or 1
+    flushed = (f"{flushes[0]:,} flushes, {flushes[1]:,.0f} ms in all, {flushes[1] / max(flushes[0], 1):.2f} ms each on average; "
+               f"{flushes[2] / sends:,.0f} bytes and {flushes[3] / sends:.2f} full pages a send"
                if flushes else "flushes not read")
     longest = f", longest {max(durations):,.0f} ms" if durations else ""
     print(f"  {name:<8} {flushed}; slow statements {len(durations)}{longest}, commits among them {len(commits)}")

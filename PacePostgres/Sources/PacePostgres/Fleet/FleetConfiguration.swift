@@ -44,8 +44,13 @@ public struct FleetConfiguration: Sendable, Hashable {
   public var foldInterval: Duration = .milliseconds(10)
 
   /// How many emissions, of distinct keys, this process delivers at once.
-  /// 16 by default.
-  public var maximumConcurrentDeliveries = 16
+  /// An emission holds its place from its lease until its removal, one
+  /// round trip after its handler returns, so a busy process holds more
+  /// places than it runs handlers; an emission that finds none waits for a
+  /// later round. 64 by default (at 16, a process that emitted 250 times a
+  /// second left nearly half its emissions to wait, and its p99 lateness
+  /// went from 54 ms to 300 ms).
+  public var maximumConcurrentDeliveries = 64
 
   /// How many keys one fold takes in one transaction, and one fire of due
   /// keys (`pace_fire`) in one statement. 500 by default.

@@ -79,6 +79,9 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
   let logger: Logger
   let handler: Handler
   let fold: FleetFold<Machine>
+  /// The debounce whose sends the database steps itself (`pace_send_debounce`),
+  /// when the policy is one.
+  let debounceStep: FleetDebounceStep?
   /// This worker's name on the leases it takes.
   let owner = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):\(UUID().uuidString)"
   /// What the fold loop sleeps on.
@@ -139,6 +142,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
     self.logger = logger
     self.handler = handler
     self.fold = FleetFold(prototype: machine)
+    self.debounceStep = FleetDebounceStep(machine)
   }
 
   /// Hands `value` to `key`'s policy, on the database's clock.
@@ -161,18 +165,32 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
     let ns = namespace.quoted
     let keyText = key.description
     try await checkSchema()
+    let step = debounceStep.map { step in
+      (step, work.withLock { $0.knownEarliest }, !configuration.pollsOnly)
+    }
     let instant: Int64
+    let due: Int64?
     do {
       // Bounded: a pool that lost its server may never answer (seen after
       // a restart of PostgreSQL), and a send must fail, not hang.
       let (client, logger) = (client, logger)
-      let query: PostgresQuery = """
-        SELECT \(unescaped: ns).pace_send(\(name), \(keyText), \(json)::jsonb, \(configuration.foldGrace.microseconds) * interval '1 microsecond')
-        """
-      instant = try await withAnswerTimeout(configuration.answerTimeout) {
-        var instant: Int64 = 0
-        for try await micros in try await client.query(query, logger: logger).decode(Int64.self) { instant = micros }
-        return instant
+      let grace = configuration.foldGrace.microseconds
+      let query: PostgresQuery
+      if let (step, known, tell) = step {
+        query = """
+          SELECT s_micros, s_due FROM \(unescaped: ns).pace_send_debounce(\(name), \(keyText), \(json)::jsonb,
+            \(grace) * interval '1 microsecond', \(step.interval), \(step.maxWait), \(step.leading), \(step.trailing),
+            \(configuration.keepsSendLog), \(known), \(tell))
+          """
+      } else {
+        query = """
+          SELECT \(unescaped: ns).pace_send(\(name), \(keyText), \(json)::jsonb, \(grace) * interval '1 microsecond'), NULL::bigint
+          """
+      }
+      (instant, due) = try await withAnswerTimeout(configuration.answerTimeout) {
+        var answer: (Int64, Int64?) = (0, nil)
+        for try await row in try await client.query(query, logger: logger).decode((Int64, Int64?).self) { answer = row }
+        return answer
       }
     } catch is CancellationError {
       throw CancellationError()
@@ -182,6 +200,19 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
     counters.withLock { $0.sends += 1; $0.statements += 1 }
     clock.observe(instant)
     guard !configuration.pollsOnly else { return Date(micros: instant) }
+    if let due, let (_, known, _) = step {
+      // Stepped by the database: nothing to fold. The worker fires the
+      // deadline (with `pace_fire`); the fleet was told of it if it is
+      // earlier than this process knew.
+      let told = known.map { due < $0 } ?? true
+      let runs = work.withLock { state -> Bool in
+        if told, state.knownEarliest.map({ due < $0 }) ?? true { state.knownEarliest = due }
+        return state.workerRuns
+      }
+      if told { counters.withLock { $0.notifications += 1 } }
+      if runs, let local = clock.localInstant(of: due) { wake.wake(at: local) }
+      return Date(micros: instant)
+    }
     // The worker folds this process's sends at once (or when the fold
     // interval after its last fold ends); without a worker they
     // are due to the fleet after the fold grace, and nothing is kept here.

@@ -53,6 +53,105 @@ enum FleetStatements {
         RETURN \(unescaped: ns).pace_micros(sent);
       END $$
       """,
+      // A send to a debounce (`DebounceStateMachine`, of interval `i` and
+      // max-wait `w` microseconds), whose step the database takes itself
+      // when no emission comes of it: a key with no row and no leading
+      // edge, or a burst that goes on, its deadline not yet come and no
+      // send waiting for a fold. The key's row takes the state a fold would
+      // store, in the same JSON, and the fire a fold would work out (for
+      // `pace_fire`), so that a fold or a fire later reads it as its own.
+      // Any other send is `pace_send`'s, for a fold. Returns the instant
+      // and, when the step was taken here, the key's deadline (`s_due`).
+      // The key's row is locked (or made) before the clock is read, as in
+      // `pace_send`. With `tell`, a deadline earlier than `known` (the
+      // earliest the sending process knows of) is told to the fleet.
+      """
+      CREATE FUNCTION \(unescaped: ns).pace_send_debounce(
+        p text, k text, v jsonb, grace interval, i bigint, w bigint, lead boolean, trail boolean,
+        keep_log boolean, known bigint, tell boolean
+      ) RETURNS TABLE (s_micros bigint, s_due bigint)
+        LANGUAGE plpgsql AS $$
+      DECLARE
+        cur jsonb;
+        cur_due timestamptz;
+        sent timestamptz;
+        t bigint;
+        q bigint;
+        m bigint;
+        d bigint;
+        pend jsonb;
+        burst jsonb;
+        next_state jsonb;
+        next_fire jsonb;
+      BEGIN
+        LOOP
+          SELECT x.state, x.due_at INTO cur, cur_due FROM \(unescaped: ns).keys x
+            WHERE x.pacer = p AND x.key = k FOR UPDATE;
+          IF FOUND THEN
+            EXIT WHEN cur IS NULL OR cur_due IS NULL OR cur ? 'terminated' OR cur ? 'stalledDeadline'
+              OR jsonb_typeof(cur -> 'policy' -> 'bursting') IS DISTINCT FROM 'object';
+            sent := \(unescaped: ns).pace_now();
+            EXIT WHEN cur_due <= sent;
+            EXIT WHEN EXISTS (SELECT FROM \(unescaped: ns).sends y WHERE y.pacer = p AND y.key = k);
+            m := (cur -> 'policy' -> 'bursting' ->> 'maxWaitDeadline')::bigint / 1000;
+          ELSE
+            EXIT WHEN lead;
+            sent := \(unescaped: ns).pace_now();
+            m := CASE WHEN w IS NOT NULL THEN \(unescaped: ns).pace_micros(sent) + w END;
+          END IF;
+          t := \(unescaped: ns).pace_micros(sent);
+          q := t + i;
+          pend := CASE WHEN trail THEN v END;
+          burst := jsonb_build_object('quietDeadline', to_jsonb(q * 1000))
+            || CASE WHEN pend IS NOT NULL THEN jsonb_build_object('pending', pend) ELSE '{}' END
+            || CASE WHEN m IS NOT NULL THEN jsonb_build_object('maxWaitDeadline', to_jsonb(m * 1000)) ELSE '{}' END;
+          -- What the deadline does if no send comes first: the quiet
+          -- period's end ends the burst; the max-wait's, before it, emits
+          -- and waits again (`DebounceStateMachine.timerFired(at:)`).
+          IF m IS NULL OR q <= m THEN
+            d := q;
+            next_fire := jsonb_build_object(
+              'emissions', CASE WHEN pend IS NOT NULL THEN jsonb_build_array(jsonb_build_array(q, pend)) ELSE '[]' END,
+              'state', 'null'::jsonb, 'due', 'null'::jsonb, 'pending', false);
+          ELSE
+            d := m;
+            next_state := jsonb_build_object('policy', jsonb_build_object('bursting', jsonb_build_object(
+              'quietDeadline', to_jsonb(q * 1000),
+              'maxWaitDeadline', to_jsonb((m + w) * 1000))));
+            next_fire := jsonb_build_object(
+              'emissions', CASE WHEN pend IS NOT NULL THEN jsonb_build_array(jsonb_build_array(m, pend)) ELSE '[]' END,
+              'state', next_state, 'due', least(q, m + w), 'pending', false);
+          END IF;
+          IF cur_due IS NOT NULL THEN
+            UPDATE \(unescaped: ns).keys x
+              SET state = jsonb_build_object('policy', jsonb_build_object('bursting', burst)),
+                  due_at = \(unescaped: ns).pace_instant(d), pending = pend IS NOT NULL, fire = next_fire, updated_at = sent
+              WHERE x.pacer = p AND x.key = k;
+          ELSE
+            INSERT INTO \(unescaped: ns).keys (pacer, key, state, due_at, pending, fire, updated_at)
+              VALUES (p, k, jsonb_build_object('policy', jsonb_build_object('bursting', burst)),
+                      \(unescaped: ns).pace_instant(d), pend IS NOT NULL, next_fire, sent)
+              ON CONFLICT (pacer, key) DO NOTHING;
+            -- Made meanwhile by another send: look again, under its lock.
+            CONTINUE WHEN NOT FOUND;
+          END IF;
+          IF keep_log THEN
+            INSERT INTO \(unescaped: ns).send_log (id, pacer, key, value, sent_at)
+              VALUES (nextval(pg_get_serial_sequence('\(unescaped: ns).sends', 'id')), p, k, v, sent);
+          END IF;
+          IF tell AND (known IS NULL OR d < known) THEN
+            PERFORM \(unescaped: ns).pace_notify(p, d);
+          END IF;
+          s_micros := t;
+          s_due := d;
+          RETURN NEXT;
+          RETURN;
+        END LOOP;
+        s_micros := \(unescaped: ns).pace_send(p, k, v, grace);
+        s_due := NULL;
+        RETURN NEXT;
+      END $$
+      """,
       // A fold's claim: the keys this process sent to, then due keys, each
       // locked or skipped; then the instant; then their states and sends.
       // Keys are looked up one by one, on the primary key: a plan that
@@ -341,6 +440,10 @@ enum FleetStatements {
                    RETURNING o.id, o.key)
         SELECT array_agg(r.id), coalesce(array_agg(DISTINCT r.key), '{}') INTO done, removed FROM r;
         RETURN QUERY SELECT true, d, NULL::text, NULL::text, NULL::bigint, NULL::integer FROM unnest(done) AS d;
+        -- The keys removed from that have another emission: the others
+        -- (a debounce's, mostly) need neither a lease nor a look.
+        SELECT coalesce(array_agg(r.k), '{}') INTO removed FROM unnest(removed) AS r(k)
+          WHERE EXISTS (SELECT FROM \(unescaped: ns).outbox e WHERE e.pacer = p AND e.key = r.k);
         FOREACH k IN ARRAY removed LOOP
           EXIT WHEN leased >= lim;
           RETURN QUERY SELECT * FROM \(unescaped: ns).pace_lease_first(p, k, NULL, owner, lease);

@@ -375,12 +375,7 @@ struct FleetPacerTests {
   }
 
   private func withFleet(_ body: (PostgresClient) async throws -> Void) async throws {
-    let server = try TestPostgresServer.required()
-    let database = try await server.makeDatabase()
-    try await server.withClient(database: database) { client in
-      try await PaceSchema(namespace: namespace).migrate(on: client)
-      try await body(client)
-    }
+    try await withMigratedNamespace(namespace, body)
   }
 
   /// Whether a connection to this test's database listens for notifications.

@@ -5,6 +5,7 @@
 
 import Foundation
 import Logging
+import PacePostgres
 import PostgresNIO
 import Synchronization
 
@@ -173,5 +174,18 @@ final class TestPostgresServer: Sendable {
   struct Failure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+  }
+}
+
+/// Runs `body` with a client of a fresh database of the test server, its
+/// `namespace` migrated.
+func withMigratedNamespace(
+  _ namespace: PaceNamespace, _ body: (PostgresClient) async throws -> Void
+) async throws {
+  let server = try TestPostgresServer.required()
+  let database = try await server.makeDatabase()
+  try await server.withClient(database: database) { client in
+    try await PaceSchema(namespace: namespace).migrate(on: client)
+    try await body(client)
   }
 }

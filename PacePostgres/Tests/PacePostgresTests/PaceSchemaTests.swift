@@ -372,6 +372,14 @@ struct PaceSchemaTests {
       // Nothing fires twice; c and d are still a fold's.
       let again = try await fire()
       #expect(again.count == 1 && again[0].hasPrefix("- - ") && !again[0].hasPrefix("- - 0 "))
+      // That last row also carries the alarm's reading after the fire: the
+      // earliest deadline (c's and d's, past) and lease end (a minute on).
+      let reading = try await strings(
+        """
+        SELECT (a_due < a_now)::text || ' ' || (a_lease_end > a_now + 50000000)::text
+        FROM fleet.pace_fire('mail', 500, 'me', interval '1 minute', 2, false) WHERE o_id IS NULL
+        """, on: client)
+      #expect(reading == ["true true"])
       // Once they are folded (here: removed), nothing is left.
       try await client.query("DELETE FROM fleet.keys WHERE key IN ('c', 'd')")
       #expect(try await fire() == ["- - 0 - -"])

@@ -44,12 +44,17 @@ extension FleetPacer {
         // Due keys whose next step a fold worked out fire in one statement;
         // a fold claims only what that leaves, and this process's sends.
         var foldsDue = true
+        // The fire's reading of the earliest instants: good for the alarm
+        // while no fold follows it.
+        var reading: AlarmReading?
         if lookAround {
           let fired = try await foldOnce(firing: true)
           leasedHere += fired.leased.count
           foldsDue = fired.dueLeft
+          reading = fired.alarm
         }
         while foldsDue || work.withLock({ !$0.sentKeys.isEmpty }) {
+          reading = nil
           let outcome = try await foldOnce()
           leasedHere += outcome.leased.count
           if outcome.claimed < configuration.foldBatchSize { break }
@@ -62,7 +67,11 @@ extension FleetPacer {
           // 10.4 busy seconds in a run of fleet-compare's load.)
           let safetyPoll = configuration.safetyPollInterval
           if work.withLock({ $0.startsLookAround(at: .now, safetyPoll: safetyPoll) }) { deliveryWake.poke() }
-          try await withAnswerTimeout(configuration.roundTimeout, counting: calls) { try await self.setAlarm() }
+          if let reading {
+            setAlarm(reading)
+          } else {
+            try await withAnswerTimeout(configuration.roundTimeout, counting: calls) { try await self.setAlarm() }
+          }
           lookAround = false
         }
         logger.trace("Fleet fold round", metadata: ["leased": "\(leasedHere)", "took": "\(ContinuousClock.now - roundStart)"])
@@ -257,6 +266,16 @@ extension FleetPacer {
     var untold = false
     /// Whether due keys were left for a fold to claim (a fire round's).
     var dueLeft = false
+    /// The alarm's reading that a fire round returns after its emissions.
+    var alarm: AlarmReading?
+  }
+
+  /// The database's instant, the pacer's earliest deadline and its earliest
+  /// lease end, microseconds (`pace_alarm`).
+  struct AlarmReading: Sendable {
+    var now: Int64
+    var due: Int64?
+    var leaseEnd: Int64?
   }
 
   /// Claims up to a batch of keys (this process's sends first, then due
@@ -317,7 +336,8 @@ extension FleetPacer {
     }
     let applied = try await connection.query(
       """
-      SELECT o_id, o_key, o_value, o_emitted, o_leased, o_behind FROM \(unescaped: ns).pace_apply(\(name),
+      SELECT o_id, o_key, o_value, o_emitted, o_leased, o_behind, NULL::bigint, NULL::bigint, NULL::bigint
+      FROM \(unescaped: ns).pace_apply(\(name),
         \(result.kept.map(\.key)), \(result.kept.map(\.state)), \(result.kept.map { $0.due ?? -1 }), \(result.kept.map(\.pending)), \(result.kept.map { $0.fire ?? "" }),
         \(result.gone), \(result.folded),
         \(result.emissions.map(\.key)), \(result.emissions.map(\.value)), \(result.emissions.map(\.micros)),
@@ -325,7 +345,7 @@ extension FleetPacer {
         \(owner), \(configuration.lease.microseconds) * interval '1 microsecond', \(room), \(tellsFleet))
       """,
       logger: logger)
-    let (leased, waiting, _) = try await readEmitted(applied)
+    let (leased, waiting, _, _) = try await readEmitted(applied)
     counters.withLock {
       $0.statements += 1
       $0.folds += 1
@@ -352,11 +372,11 @@ extension FleetPacer {
     }
     let rows = try await client.query(
       """
-      SELECT o_id, o_key, o_value, o_emitted, o_leased, o_behind FROM \(unescaped: ns).pace_fire(\(name),
+      SELECT o_id, o_key, o_value, o_emitted, o_leased, o_behind, a_now, a_due, a_lease_end FROM \(unescaped: ns).pace_fire(\(name),
         \(configuration.foldBatchSize), \(owner), \(configuration.lease.microseconds) * interval '1 microsecond', \(room), \(tellsFleet))
       """,
       logger: logger)
-    let (leased, waiting, left) = try await readEmitted(rows)
+    let (leased, waiting, left, alarm) = try await readEmitted(rows)
     let dueLeft = (left ?? 0) > 0
     counters.withLock {
       $0.statements += 1
@@ -364,7 +384,7 @@ extension FleetPacer {
     }
     return FoldOutcome(
       claimed: 0, leased: leased, waiting: waiting, untold: waiting && !tellsFleet && !configuration.pollsOnly,
-      dueLeft: dueLeft)
+      dueLeft: dueLeft, alarm: alarm)
   }
 
   /// Reads what `pace_emit` returned, through `pace_apply` or `pace_fire`:
@@ -373,15 +393,17 @@ extension FleetPacer {
   /// `pace_fire`'s last row (a row with no emission), if any.
   private func readEmitted(
     _ rows: PostgresRowSequence
-  ) async throws -> (leased: [LeasedEmission], waiting: Bool, left: Int64?) {
+  ) async throws -> (leased: [LeasedEmission], waiting: Bool, left: Int64?, alarm: AlarmReading?) {
     var leased: [LeasedEmission] = []
     var waiting = false
     var left: Int64?
-    for try await (id, key, value, emitted, isLeased, isBehind) in rows.decode(
-      (Int64?, String?, String?, Int64, Bool?, Bool?).self)
+    var alarm: AlarmReading?
+    for try await (id, key, value, emitted, isLeased, isBehind, now, due, leaseEnd) in rows.decode(
+      (Int64?, String?, String?, Int64, Bool?, Bool?, Int64?, Int64?, Int64?).self)
     {
       guard let id, let key, let value else {
         left = emitted
+        if let now { alarm = AlarmReading(now: now, due: due, leaseEnd: leaseEnd) }
         continue
       }
       if isLeased == true {
@@ -390,7 +412,7 @@ extension FleetPacer {
         waiting = true
       }
     }
-    return (leased, waiting, left)
+    return (leased, waiting, left, alarm)
   }
 
   /// One delivery round: starts the handlers of the emissions that folds
@@ -585,13 +607,18 @@ extension FleetPacer {
     let rows = try await client.query(
       "SELECT a_now, a_due, a_lease_end FROM \(unescaped: ns).pace_alarm(\(name))",
       logger: logger)
-    var now: Int64 = 0
-    var due: Int64?
-    var leaseEnd: Int64?
-    for try await (instant, earliestDue, earliestLeaseEnd) in rows.decode((Int64, Int64?, Int64?).self) {
-      (now, due, leaseEnd) = (instant, earliestDue, earliestLeaseEnd)
+    var reading = AlarmReading(now: 0)
+    for try await (now, due, leaseEnd) in rows.decode((Int64, Int64?, Int64?).self) {
+      reading = AlarmReading(now: now, due: due, leaseEnd: leaseEnd)
     }
     counters.withLock { $0.statements += 1 }
+    setAlarm(reading)
+  }
+
+  /// Sets the local timer from `reading`: for the earlier of the pacer's
+  /// earliest deadline and lease end, or for the safety poll.
+  func setAlarm(_ reading: AlarmReading) {
+    let (now, due, leaseEnd) = (reading.now, reading.due, reading.leaseEnd)
     clock.observe(now)
     // Something due now that this round did not take is another process's
     // (locked, or this one's delivery capacity is full): look again soon,

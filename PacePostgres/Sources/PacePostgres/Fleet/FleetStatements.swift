@@ -300,9 +300,10 @@ enum FleetStatements {
       // instant, through `pace_emit`. Returns the emissions; then, in a last
       // row with a null `o_id`, in `o_emitted`, a count that is not zero
       // when a due key needs a fold (one with a send, one no fold worked
-      // out, one due again at once, or more than the batch). Keys that
-      // another process holds are not counted: they are its, and the
-      // alarm's next reading looks again.
+      // out, one due again at once, or more than the batch), and the
+      // alarm's reading after the fire (`pace_alarm`): the worker's next
+      // alarm needs no statement of its own. Keys that another process
+      // holds are not counted: they are its, and that reading looks again.
       //
       // As in `pace_claim`, the keys are locked before the check for sends
       // (a statement of its own: it sees every send committed before the
@@ -310,7 +311,9 @@ enum FleetStatements {
       // instant is after the fire's.
       """
       CREATE FUNCTION \(unescaped: ns).pace_fire(p text, batch bigint, owner text, lease interval, lim bigint, tell boolean)
-        RETURNS TABLE (o_id bigint, o_key text, o_value text, o_emitted bigint, o_leased boolean, o_behind boolean)
+        RETURNS TABLE (
+          o_id bigint, o_key text, o_value text, o_emitted bigint, o_leased boolean, o_behind boolean,
+          a_now bigint, a_due bigint, a_lease_end bigint)
         LANGUAGE plpgsql AS $$
       DECLARE
         due_by timestamptz;
@@ -357,8 +360,10 @@ enum FleetStatements {
                    WHERE x.pacer = p AND x.due_at <= due_by AND x.fire IS NULL) THEN
           left_over := left_over + 1;
         END IF;
-        RETURN QUERY SELECT * FROM \(unescaped: ns).pace_emit(p, keys_out, values_out, at_out, NULL, owner, lease, lim, tell);
-        RETURN QUERY SELECT NULL::bigint, NULL::text, NULL::text, left_over, NULL::boolean, NULL::boolean;
+        RETURN QUERY SELECT e.*, NULL::bigint, NULL::bigint, NULL::bigint
+          FROM \(unescaped: ns).pace_emit(p, keys_out, values_out, at_out, NULL, owner, lease, lim, tell) e;
+        RETURN QUERY SELECT NULL::bigint, NULL::text, NULL::text, left_over, NULL::boolean, NULL::boolean, a.*
+          FROM \(unescaped: ns).pace_alarm(p) a;
       END $$
       """,
       // The alarm's reading: the database's instant, the pacer's earliest

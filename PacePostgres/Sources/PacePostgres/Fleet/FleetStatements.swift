@@ -13,9 +13,13 @@ import PostgresNIO
 /// database's clock (`pace_micros`, `pace_instant`), the precision of
 /// `timestamptz`. The locking rules that make the instants exact:
 ///
-/// - `pace_send` locks the key's row (making it for a new key) before it
-///   reads the clock, so per key the instants of sends are in the order
-///   their transactions commit.
+/// - `pace_send` and `pace_send_debounce` lock the key's row (making it for
+///   a new key) before they read the clock, so per key the instants of
+///   sends are in the order their transactions commit. Both first take
+///   the key's senders' lock (a transaction-level advisory lock that no
+///   holder of a row lock waits for), so no other send makes the key's row,
+///   or makes it and sees a fire remove it, between a send's look for the
+///   row and its insert.
 /// - `pace_claim` locks the keys it folds, then reads the clock, then the
 ///   sends: every send committed before the lock is read, and every later
 ///   send waits for the fold's commit, so its instant is after the fold's.
@@ -45,6 +49,7 @@ enum FleetStatements {
       DECLARE
         sent timestamptz;
       BEGIN
+        PERFORM pg_advisory_xact_lock(hashtextextended(p || chr(10) || k, 1));
         INSERT INTO \(unescaped: ns).keys AS x (pacer, key, due_at) VALUES (p, k, \(unescaped: ns).pace_now() + grace)
           ON CONFLICT (pacer, key) DO UPDATE SET due_at = \(unescaped: ns).pace_now() + grace
           WHERE x.due_at IS NULL OR x.due_at > \(unescaped: ns).pace_now() + grace;
@@ -84,6 +89,10 @@ enum FleetStatements {
         next_state jsonb;
         next_fire jsonb;
       BEGIN
+        -- Senders to the key, one at a time (the sends' own lock, which no
+        -- holder of a row lock waits for): no row of the key can be made,
+        -- or made and removed, between this send's look and its insert.
+        PERFORM pg_advisory_xact_lock(hashtextextended(p || chr(10) || k, 1));
         LOOP
           SELECT x.state, x.due_at INTO cur, cur_due FROM \(unescaped: ns).keys x
             WHERE x.pacer = p AND x.key = k FOR UPDATE;

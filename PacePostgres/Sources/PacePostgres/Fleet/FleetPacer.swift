@@ -166,7 +166,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
     let keyText = key.description
     try await checkSchema()
     let step = debounceStep.map { step in
-      (step, work.withLock { $0.knownEarliest }, !configuration.pollsOnly)
+      (step, knownEarliestForSend(), !configuration.pollsOnly)
     }
     let instant: Int64
     let due: Int64?
@@ -176,7 +176,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
       let (client, logger) = (client, logger)
       let grace = configuration.foldGrace.microseconds
       let query: PostgresQuery
-      if let (step, known, tell) = step {
+      if let (step, (_, known), tell) = step {
         query = """
           SELECT s_micros, s_due FROM \(unescaped: ns).pace_send_debounce(\(name), \(keyText), \(json)::jsonb,
             \(grace) * interval '1 microsecond', \(step.interval), \(step.maxWait), \(step.leading), \(step.trailing),
@@ -200,13 +200,17 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
     counters.withLock { $0.sends += 1; $0.statements += 1 }
     clock.observe(instant)
     guard !configuration.pollsOnly else { return Date(micros: instant) }
-    if let due, let (_, known, _) = step {
+    if let due, let (_, (read, known), _) = step {
       // Stepped by the database: nothing to fold. The worker fires the
       // deadline (with `pace_fire`); the fleet was told of it if it is
       // earlier than this process knew.
       let told = known.map { due < $0 } ?? true
       let runs = work.withLock { state -> Bool in
-        if told, state.knownEarliest.map({ due < $0 }) ?? true { state.knownEarliest = due }
+        // What it told is now the earliest it knows, unless an earlier one
+        // came meanwhile.
+        if told, state.knownEarliest == read || state.knownEarliest.map({ due < $0 }) ?? true {
+          state.knownEarliest = due
+        }
         return state.workerRuns
       }
       if told { counters.withLock { $0.notifications += 1 } }
@@ -218,6 +222,19 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
     // are due to the fleet after the fold grace, and nothing is kept here.
     if work.withLock({ state in state.workerRuns && state.sentKeys.insert(keyText).inserted }) { wake.sent() }
     return Date(micros: instant)
+  }
+
+  /// The earliest deadline the fleet is known to have, for a stepped send to
+  /// compare its own with. A worker reads it again at every alarm; a process
+  /// without one knows only the deadlines it told, so once the one it knows
+  /// has passed it knows none: its next send's deadline is told again (about
+  /// once an interval, not once a send).
+  /// Returns the value read, and the one to compare with.
+  private func knownEarliestForSend() -> (read: Int64?, known: Int64?) {
+    let (read, workerRuns) = work.withLock { ($0.knownEarliest, $0.workerRuns) }
+    guard let read, !workerRuns else { return (read, read) }
+    guard let local = clock.localInstant(of: read), local > .now else { return (read, nil) }
+    return (read, read)
   }
 
   /// The worker: folds, fires and delivers until the task is cancelled or

@@ -329,6 +329,43 @@ struct FleetPacerTests {
     }
   }
 
+  /// A process that only sends (its worker does not run) tells the fleet of
+  /// its debounce's deadline whenever the one it told before has passed:
+  /// another process's worker fires each on time, not at its safety poll.
+  @Test func senderWithoutWorker_debounceDeadlinesReachTheFleetBeforeItsSafetyPoll() async throws {
+    try await withFleet { client in
+      let delivered = EmissionLog<String>()
+      var configuration = FleetConfiguration()
+      configuration.safetyPollInterval = .seconds(60)  // longer than this test may take
+      let sender = FleetPacer(
+        .debounce(for: .milliseconds(200)), name: "saves", namespace: namespace, client: client,
+        configuration: configuration
+      ) { (_: FleetEmission<String, String>) in Issue.record("the sender's worker does not run") }
+      let worker = FleetPacer(
+        .debounce(for: .milliseconds(200)), name: "saves", namespace: namespace, client: client,
+        configuration: configuration
+      ) { (emission: FleetEmission<String, String>) in delivered.record(emission) }
+      try await running(worker) {
+        // The worker has read its first alarm (nothing due) and sleeps
+        // until its safety poll unless told.
+        let started = ContinuousClock.now + .seconds(20)
+        while worker.counters.withLock({ $0.schemaReads }) == 0, ContinuousClock.now < started {
+          try await Task.sleep(for: .milliseconds(10))
+        }
+        for (round, key) in ["doc-1", "doc-2", "doc-3"].enumerated() {
+          let sentAt = ContinuousClock.now
+          try await sender.send("draft", for: key)
+          let entries = try await delivered.wait(for: .seconds(20)) { $0.count == round + 1 }
+          #expect(entries.last?.key == key)
+          #expect(ContinuousClock.now - sentAt < .seconds(20))
+        }
+      }
+      // One notification a deadline here: each came after the last had passed.
+      #expect(sender.counters.withLock { $0.notifications } == 3)
+      #expect(try await count("keys", on: client) == 0)
+    }
+  }
+
   @Test func shutDownAskedBeforeRun_endsItAtOnce_andALaterRunWorks() async throws {
     try await withFleet { client in
       let log = EmissionLog<String>()

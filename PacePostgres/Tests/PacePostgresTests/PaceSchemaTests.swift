@@ -30,7 +30,7 @@ struct PaceSchemaTests {
         objects == [
           "emission_id S", "keys r", "keys_due i", "keys_pkey i", "outbox r", "outbox_key_order i", "outbox_leases i",
           "outbox_pkey i", "pace_alarm()", "pace_apply()", "pace_claim()", "pace_emit()", "pace_fire()", "pace_instant()", "pace_lease_first()", "pace_micros()", "pace_notify()", "pace_now()", "pace_send()",
-          "pace_send_debounce()", "pace_settle()", "schema_version r", "schema_version_pkey i", "send_log r", "send_log_pkey i", "sends r",
+          "pace_send_step()", "pace_settle()", "schema_version r", "schema_version_pkey i", "send_log r", "send_log_pkey i", "sends r",
           "sends_id_seq S", "sends_key_order i", "sends_pkey i",
         ])
     }

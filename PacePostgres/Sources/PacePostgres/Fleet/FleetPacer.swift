@@ -32,7 +32,10 @@ import Synchronization
 ///
 /// - **Sends** are recorded with their database instant, one round trip
 ///   each; ``send(_:for:)`` returns once the send is committed: no process
-///   crash loses it after that.
+///   crash loses it after that. A debounce's or a throttle's send that
+///   emits nothing (it starts a burst or a window without a leading edge,
+///   or goes on with one) is stepped by the database in that statement, and
+///   needs no fold.
 /// - **The worker** (``run()``, a swift-service-lifecycle `Service`) folds
 ///   sends into the keys' stored policies, fires due deadlines, and delivers
 ///   emissions. Due keys are claimed with `FOR UPDATE SKIP LOCKED` by
@@ -57,7 +60,8 @@ import Synchronization
 /// at once, or, while they keep coming, together every
 /// ``FleetConfiguration/foldInterval``. A process that only sends (or sends
 /// before its worker starts) has its sends folded by a worker after
-/// ``FleetConfiguration/foldGrace``.
+/// ``FleetConfiguration/foldGrace``; its stepped sends need no fold, and
+/// another process's worker fires them on time.
 ///
 /// The value is stored as JSON: use a non-optional `Value` (a pending `nil`
 /// of an optional one reads back as no value).
@@ -79,9 +83,9 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
   let logger: Logger
   let handler: Handler
   let fold: FleetFold<Machine>
-  /// The debounce whose sends the database steps itself (`pace_send_debounce`),
-  /// when the policy is one.
-  let debounceStep: FleetDebounceStep?
+  /// The built-in policy whose sends the database steps itself
+  /// (`pace_send_step`), when the policy is one.
+  let step: FleetStep?
   /// This worker's name on the leases it takes.
   let owner = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):\(UUID().uuidString)"
   /// What the fold loop sleeps on.
@@ -142,7 +146,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
     self.logger = logger
     self.handler = handler
     self.fold = FleetFold(prototype: machine)
-    self.debounceStep = FleetDebounceStep(machine)
+    self.step = FleetStep(machine)
   }
 
   /// Hands `value` to `key`'s policy, on the database's clock.
@@ -165,7 +169,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
     let ns = namespace.quoted
     let keyText = key.description
     try await checkSchema()
-    let step = debounceStep.map { step in
+    let step = self.step.map { step in
       (step, knownEarliestForSend(), !configuration.pollsOnly)
     }
     let instant: Int64
@@ -178,8 +182,9 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
       let query: PostgresQuery
       if let (step, (_, known), tell) = step {
         query = """
-          SELECT s_micros, s_due FROM \(unescaped: ns).pace_send_debounce(\(name), \(keyText), \(json)::jsonb,
-            \(grace) * interval '1 microsecond', \(step.interval), \(step.maxWait), \(step.leading), \(step.trailing),
+          SELECT s_micros, s_due FROM \(unescaped: ns).pace_send_step(\(name), \(keyText), \(json)::jsonb,
+            \(grace) * interval '1 microsecond', \(step.policy.rawValue), \(step.interval), \(step.maxWait),
+            \(step.leading), \(step.trailing),
             \(configuration.keepsSendLog), \(known), \(tell))
           """
       } else {

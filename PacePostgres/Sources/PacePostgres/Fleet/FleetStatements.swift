@@ -13,7 +13,7 @@ import PostgresNIO
 /// database's clock (`pace_micros`, `pace_instant`), the precision of
 /// `timestamptz`. The locking rules that make the instants exact:
 ///
-/// - `pace_send` and `pace_send_debounce` lock the key's row (making it for
+/// - `pace_send` and `pace_send_step` lock the key's row (making it for
 ///   a new key) before they read the clock, so per key the instants of
 ///   sends are in the order their transactions commit. Both first take
 ///   the key's senders' lock (a transaction-level advisory lock that no
@@ -58,25 +58,29 @@ enum FleetStatements {
         RETURN \(unescaped: ns).pace_micros(sent);
       END $$
       """,
-      // A send to a debounce (`DebounceStateMachine`, of interval `i` and
-      // max-wait `w` microseconds), whose step the database takes itself
-      // when no emission comes of it: a key with no row and no leading
-      // edge, or a burst that goes on, its deadline not yet come and no
-      // send waiting for a fold. The key's row takes the state a fold would
-      // store, in the same JSON, and the fire a fold would work out (for
-      // `pace_fire`), so that a fold or a fire later reads it as its own.
-      // Any other send is `pace_send`'s, for a fold. Returns the instant
-      // and, when the step was taken here, the key's deadline (`s_due`).
-      // The key's row is locked (or made) before the clock is read, as in
-      // `pace_send`. With `tell`, a deadline earlier than `known` (the
-      // earliest the sending process knows of) is told to the fleet.
+      // A send to a built-in policy whose step the database takes itself
+      // when no emission comes of it: `policy` is 'debounce'
+      // (`DebounceStateMachine`, of interval `i` and max-wait `w`
+      // microseconds) or 'throttle' (`ThrottleStateMachine`, of interval
+      // `i`). The step is taken for a key with no row and no leading edge,
+      // or for a burst or window that goes on, its deadline not yet come and
+      // no send waiting for a fold. The key's row takes the state a fold
+      // would store, in the same JSON, and the fire a fold would work out
+      // (for `pace_fire`), so that a fold or a fire later reads it as its
+      // own. Any other send is `pace_send`'s, for a fold. Returns the
+      // instant and, when the step was taken here, the key's deadline
+      // (`s_due`). The key's row is locked (or made) before the clock is
+      // read, as in `pace_send`. With `tell`, a deadline earlier than
+      // `known` (the earliest the sending process knows of) is told to the
+      // fleet.
       """
-      CREATE FUNCTION \(unescaped: ns).pace_send_debounce(
-        p text, k text, v jsonb, grace interval, i bigint, w bigint, lead boolean, trail boolean,
+      CREATE FUNCTION \(unescaped: ns).pace_send_step(
+        p text, k text, v jsonb, grace interval, policy text, i bigint, w bigint, lead boolean, trail boolean,
         keep_log boolean, known bigint, tell boolean
       ) RETURNS TABLE (s_micros bigint, s_due bigint)
         LANGUAGE plpgsql AS $$
       DECLARE
+        shape text := CASE policy WHEN 'debounce' THEN 'bursting' ELSE 'window' END;
         cur jsonb;
         cur_due timestamptz;
         sent timestamptz;
@@ -85,7 +89,7 @@ enum FleetStatements {
         m bigint;
         d bigint;
         pend jsonb;
-        burst jsonb;
+        inner_state jsonb;
         next_state jsonb;
         next_fire jsonb;
       BEGIN
@@ -98,50 +102,73 @@ enum FleetStatements {
             WHERE x.pacer = p AND x.key = k FOR UPDATE;
           IF FOUND THEN
             EXIT WHEN cur IS NULL OR cur_due IS NULL OR cur ? 'terminated' OR cur ? 'stalledDeadline'
-              OR jsonb_typeof(cur -> 'policy' -> 'bursting') IS DISTINCT FROM 'object';
+              OR jsonb_typeof(cur -> 'policy' -> shape) IS DISTINCT FROM 'object';
             sent := \(unescaped: ns).pace_now();
             EXIT WHEN cur_due <= sent;
             EXIT WHEN EXISTS (SELECT FROM \(unescaped: ns).sends y WHERE y.pacer = p AND y.key = k);
-            m := (cur -> 'policy' -> 'bursting' ->> 'maxWaitDeadline')::bigint / 1000;
+            t := \(unescaped: ns).pace_micros(sent);
+            IF policy = 'debounce' THEN
+              -- The burst goes on: the value replaces the pending one and
+              -- moves the quiet deadline; the max-wait deadline stays.
+              q := t + i;
+              m := (cur -> 'policy' -> 'bursting' ->> 'maxWaitDeadline')::bigint / 1000;
+            ELSE
+              -- Inside the window: the latest value waits for its end.
+              q := (cur -> 'policy' -> 'window' ->> 'end')::bigint / 1000;
+            END IF;
           ELSE
             EXIT WHEN lead;
             sent := \(unescaped: ns).pace_now();
-            m := CASE WHEN w IS NOT NULL THEN \(unescaped: ns).pace_micros(sent) + w END;
+            t := \(unescaped: ns).pace_micros(sent);
+            q := t + i;
+            m := CASE WHEN policy = 'debounce' AND w IS NOT NULL THEN t + w END;
           END IF;
-          t := \(unescaped: ns).pace_micros(sent);
-          q := t + i;
           pend := CASE WHEN trail THEN v END;
-          burst := jsonb_build_object('quietDeadline', to_jsonb(q * 1000))
-            || CASE WHEN pend IS NOT NULL THEN jsonb_build_object('pending', pend) ELSE '{}' END
-            || CASE WHEN m IS NOT NULL THEN jsonb_build_object('maxWaitDeadline', to_jsonb(m * 1000)) ELSE '{}' END;
-          -- What the deadline does if no send comes first: the quiet
-          -- period's end ends the burst; the max-wait's, before it, emits
-          -- and waits again (`DebounceStateMachine.timerFired(at:)`).
-          IF m IS NULL OR q <= m THEN
-            d := q;
-            next_fire := jsonb_build_object(
-              'emissions', CASE WHEN pend IS NOT NULL THEN jsonb_build_array(jsonb_build_array(q, pend)) ELSE '[]' END,
-              'state', 'null'::jsonb, 'due', 'null'::jsonb, 'pending', false);
+          -- What the deadline does if no send comes first
+          -- (`timerFired(at:)`): a debounce's quiet period ends the burst, a
+          -- max-wait before it emits and waits again; a throttle's window
+          -- ends with its pending value, and a new window, or at rest.
+          IF policy = 'debounce' THEN
+            inner_state := jsonb_build_object('quietDeadline', to_jsonb(q * 1000))
+              || CASE WHEN pend IS NOT NULL THEN jsonb_build_object('pending', pend) ELSE '{}' END
+              || CASE WHEN m IS NOT NULL THEN jsonb_build_object('maxWaitDeadline', to_jsonb(m * 1000)) ELSE '{}' END;
+            IF m IS NULL OR q <= m THEN
+              d := q;
+              next_fire := jsonb_build_object(
+                'emissions', CASE WHEN pend IS NOT NULL THEN jsonb_build_array(jsonb_build_array(q, pend)) ELSE '[]' END,
+                'state', 'null'::jsonb, 'due', 'null'::jsonb, 'pending', false);
+            ELSE
+              d := m;
+              next_state := jsonb_build_object('policy', jsonb_build_object('bursting', jsonb_build_object(
+                'quietDeadline', to_jsonb(q * 1000), 'maxWaitDeadline', to_jsonb((m + w) * 1000))));
+              next_fire := jsonb_build_object(
+                'emissions', CASE WHEN pend IS NOT NULL THEN jsonb_build_array(jsonb_build_array(m, pend)) ELSE '[]' END,
+                'state', next_state, 'due', least(q, m + w), 'pending', false);
+            END IF;
           ELSE
-            d := m;
-            next_state := jsonb_build_object('policy', jsonb_build_object('bursting', jsonb_build_object(
-              'quietDeadline', to_jsonb(q * 1000),
-              'maxWaitDeadline', to_jsonb((m + w) * 1000))));
-            next_fire := jsonb_build_object(
-              'emissions', CASE WHEN pend IS NOT NULL THEN jsonb_build_array(jsonb_build_array(m, pend)) ELSE '[]' END,
-              'state', next_state, 'due', least(q, m + w), 'pending', false);
+            d := q;
+            inner_state := jsonb_build_object('end', to_jsonb(q * 1000))
+              || CASE WHEN pend IS NOT NULL THEN jsonb_build_object('pending', pend) ELSE '{}' END;
+            IF pend IS NULL THEN
+              next_fire := jsonb_build_object('emissions', '[]'::jsonb, 'state', 'null'::jsonb, 'due', 'null'::jsonb, 'pending', false);
+            ELSE
+              next_state := jsonb_build_object('policy', jsonb_build_object('window', jsonb_build_object('end', to_jsonb((q + i) * 1000))));
+              next_fire := jsonb_build_object(
+                'emissions', jsonb_build_array(jsonb_build_array(q, pend)), 'state', next_state, 'due', q + i, 'pending', false);
+            END IF;
           END IF;
           IF cur_due IS NOT NULL THEN
             UPDATE \(unescaped: ns).keys x
-              SET state = jsonb_build_object('policy', jsonb_build_object('bursting', burst)),
+              SET state = jsonb_build_object('policy', jsonb_build_object(shape, inner_state)),
                   due_at = \(unescaped: ns).pace_instant(d), pending = pend IS NOT NULL, fire = next_fire, updated_at = sent
               WHERE x.pacer = p AND x.key = k;
           ELSE
             INSERT INTO \(unescaped: ns).keys (pacer, key, state, due_at, pending, fire, updated_at)
-              VALUES (p, k, jsonb_build_object('policy', jsonb_build_object('bursting', burst)),
+              VALUES (p, k, jsonb_build_object('policy', jsonb_build_object(shape, inner_state)),
                       \(unescaped: ns).pace_instant(d), pend IS NOT NULL, next_fire, sent)
               ON CONFLICT (pacer, key) DO NOTHING;
-            -- Made meanwhile by another send: look again, under its lock.
+            -- Made meanwhile by a writer that takes no senders' lock: look
+            -- again, under its lock.
             CONTINUE WHEN NOT FOUND;
           END IF;
           IF keep_log THEN

@@ -169,32 +169,38 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
     let ns = namespace.quoted
     let keyText = key.description
     try await checkSchema()
-    let step = self.step.map { step in
-      (step, knownEarliestForSend(), !configuration.pollsOnly)
-    }
+    // The earliest deadline this process knows the fleet to have, for the
+    // statement to compare a stepped send's with; and whether that may have
+    // lapsed unseen: a worker reads it again at every alarm, a process whose
+    // worker does not run (or stops) knows only the deadlines it told.
+    let known = work.withLock { state in (read: state.knownEarliest, lapses: !state.workerRuns || state.stopping) }
     let instant: Int64
     let due: Int64?
+    let told: Bool
     do {
       // Bounded: a pool that lost its server may never answer (seen after
       // a restart of PostgreSQL), and a send must fail, not hang.
       let (client, logger) = (client, logger)
       let grace = configuration.foldGrace.microseconds
       let query: PostgresQuery
-      if let (step, (_, known), tell) = step {
+      if let step {
         query = """
-          SELECT s_micros, s_due FROM \(unescaped: ns).pace_send_step(\(name), \(keyText), \(json)::jsonb,
+          SELECT s_micros, s_due, s_told FROM \(unescaped: ns).pace_send_step(\(name), \(keyText), \(json)::jsonb,
             \(grace) * interval '1 microsecond', \(step.policy.rawValue), \(step.interval), \(step.maxWait),
-            \(step.leading), \(step.trailing),
-            \(configuration.keepsSendLog), \(known), \(tell))
+            \(step.leading), \(step.trailing), \(configuration.keepsSendLog), \(known.read), \(known.lapses),
+            \(!configuration.pollsOnly))
           """
       } else {
         query = """
-          SELECT \(unescaped: ns).pace_send(\(name), \(keyText), \(json)::jsonb, \(grace) * interval '1 microsecond'), NULL::bigint
+          SELECT \(unescaped: ns).pace_send(\(name), \(keyText), \(json)::jsonb, \(grace) * interval '1 microsecond'),
+            NULL::bigint, false
           """
       }
-      (instant, due) = try await withAnswerTimeout(configuration.answerTimeout) {
-        var answer: (Int64, Int64?) = (0, nil)
-        for try await row in try await client.query(query, logger: logger).decode((Int64, Int64?).self) { answer = row }
+      (instant, due, told) = try await withAnswerTimeout(configuration.answerTimeout) {
+        var answer: (Int64, Int64?, Bool) = (0, nil, false)
+        for try await row in try await client.query(query, logger: logger).decode((Int64, Int64?, Bool).self) {
+          answer = row
+        }
         return answer
       }
     } catch is CancellationError {
@@ -205,18 +211,17 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
     counters.withLock { $0.sends += 1; $0.statements += 1 }
     clock.observe(instant)
     guard !configuration.pollsOnly else { return Date(micros: instant) }
-    if let due, let (_, (read, known), _) = step {
+    if let due {
       // Stepped by the database: nothing to fold. The worker fires the
-      // deadline (with `pace_fire`); the fleet was told of it if it is
-      // earlier than this process knew.
-      let told = known.map { due < $0 } ?? true
+      // deadline (with `pace_fire`); the statement told the fleet of it if
+      // it was earlier than this process knew.
       let runs = work.withLock { state -> Bool in
         // What it told is now the earliest it knows, unless an earlier one
         // came meanwhile.
-        if told, state.knownEarliest == read || state.knownEarliest.map({ due < $0 }) ?? true {
+        if told, state.knownEarliest == known.read || state.knownEarliest.map({ due < $0 }) ?? true {
           state.knownEarliest = due
         }
-        return state.workerRuns
+        return state.workerRuns && !state.stopping
       }
       if told { counters.withLock { $0.notifications += 1 } }
       if runs, let local = clock.localInstant(of: due) { wake.wake(at: local) }
@@ -227,19 +232,6 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
     // are due to the fleet after the fold grace, and nothing is kept here.
     if work.withLock({ state in state.workerRuns && state.sentKeys.insert(keyText).inserted }) { wake.sent() }
     return Date(micros: instant)
-  }
-
-  /// The earliest deadline the fleet is known to have, for a stepped send to
-  /// compare its own with. A worker reads it again at every alarm; a process
-  /// without one knows only the deadlines it told, so once the one it knows
-  /// has passed it knows none: its next send's deadline is told again (about
-  /// once an interval, not once a send).
-  /// Returns the value read, and the one to compare with.
-  private func knownEarliestForSend() -> (read: Int64?, known: Int64?) {
-    let (read, workerRuns) = work.withLock { ($0.knownEarliest, $0.workerRuns) }
-    guard let read, !workerRuns else { return (read, read) }
-    guard let local = clock.localInstant(of: read), local > .now else { return (read, nil) }
-    return (read, read)
   }
 
   /// The worker: folds, fires and delivers until the task is cancelled or

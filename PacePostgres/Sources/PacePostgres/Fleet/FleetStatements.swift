@@ -69,15 +69,18 @@ enum FleetStatements {
       // (for `pace_fire`), so that a fold or a fire later reads it as its
       // own. Any other send is `pace_send`'s, for a fold. Returns the
       // instant and, when the step was taken here, the key's deadline
-      // (`s_due`). The key's row is locked (or made) before the clock is
-      // read, as in `pace_send`. With `tell`, a deadline earlier than
-      // `known` (the earliest the sending process knows of) is told to the
-      // fleet.
+      // (`s_due`), and whether it told the fleet (`s_told`). The key is
+      // locked (its senders' lock, then its row, made for a new key) before
+      // the clock is read, as in `pace_send`. With `tell`, a deadline
+      // earlier than `known` (the earliest the sending process knows of) is
+      // told to the fleet; so is any, when `lapses` (a process whose worker
+      // does not run, which learns of no deadline but the ones it told) and
+      // `known` is due within 50 ms: the fleet may know of none after it.
       """
       CREATE FUNCTION \(unescaped: ns).pace_send_step(
         p text, k text, v jsonb, grace interval, policy text, i bigint, w bigint, lead boolean, trail boolean,
-        keep_log boolean, known bigint, tell boolean
-      ) RETURNS TABLE (s_micros bigint, s_due bigint)
+        keep_log boolean, known bigint, lapses boolean, tell boolean
+      ) RETURNS TABLE (s_micros bigint, s_due bigint, s_told boolean)
         LANGUAGE plpgsql AS $$
       DECLARE
         shape text := CASE policy WHEN 'debounce' THEN 'bursting' ELSE 'window' END;
@@ -109,9 +112,12 @@ enum FleetStatements {
             t := \(unescaped: ns).pace_micros(sent);
             IF policy = 'debounce' THEN
               -- The burst goes on: the value replaces the pending one and
-              -- moves the quiet deadline; the max-wait deadline stays.
+              -- moves the quiet deadline; the max-wait deadline stays. (One
+              -- stored under options with a max-wait that these lack is a
+              -- fold's: the machine does not step it the same way.)
               q := t + i;
               m := (cur -> 'policy' -> 'bursting' ->> 'maxWaitDeadline')::bigint / 1000;
+              EXIT WHEN w IS NULL AND m IS NOT NULL;
             ELSE
               -- Inside the window: the latest value waits for its end.
               q := (cur -> 'policy' -> 'window' ->> 'end')::bigint / 1000;
@@ -175,7 +181,8 @@ enum FleetStatements {
             INSERT INTO \(unescaped: ns).send_log (id, pacer, key, value, sent_at)
               VALUES (nextval(pg_get_serial_sequence('\(unescaped: ns).sends', 'id')), p, k, v, sent);
           END IF;
-          IF tell AND (known IS NULL OR d < known) THEN
+          s_told := tell AND (known IS NULL OR d < known OR (lapses AND known <= t + 50000));
+          IF s_told THEN
             PERFORM \(unescaped: ns).pace_notify(p, d);
           END IF;
           s_micros := t;
@@ -185,6 +192,7 @@ enum FleetStatements {
         END LOOP;
         s_micros := \(unescaped: ns).pace_send(p, k, v, grace);
         s_due := NULL;
+        s_told := false;
         RETURN NEXT;
       END $$
       """,

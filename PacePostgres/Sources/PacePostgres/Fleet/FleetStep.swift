@@ -39,12 +39,14 @@ struct FleetStep: Sendable, Equatable {
   /// The step of `machine`, if it is a plain debounce or throttle of whole
   /// microseconds.
   init?<Machine: PacingStateMachine>(_ machine: Machine) where Machine.Instant == DriverInstant {
-    // A bound far from overflow: an interval of more than a century is
-    // left to the fold, whose arithmetic saturates.
-    let century: Int64 = 100 * 366 * 86_400 * 1_000_000_000
+    // A bound far from overflow (the database's arithmetic does not
+    // saturate, as the fold's does): an interval of more than ten years is
+    // left to the fold. So is a zero interval, whose burst or window ends
+    // at the send's own instant: the fold emits it at once.
+    let tenYears: Int64 = 10 * 366 * 86_400 * 1_000_000_000
     func micros(_ duration: DriverDuration) -> Int64? {
       let nanoseconds = duration.nanoseconds
-      guard nanoseconds >= 0, nanoseconds <= century, nanoseconds % 1000 == 0 else { return nil }
+      guard nanoseconds > 0, nanoseconds <= tenYears, nanoseconds % 1000 == 0 else { return nil }
       return nanoseconds / 1000
     }
     if let debounce = machine as? DebounceStateMachine<Machine.Value, DriverInstant> {

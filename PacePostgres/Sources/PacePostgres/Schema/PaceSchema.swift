@@ -27,14 +27,15 @@ import PostgresNIO
 /// All live in the namespace's schema, which Pace owns:
 ///
 /// - `keys`: one row per **live** key of a pacer, primary key `(pacer, key)`:
-///   its runner's stored state (`state`, JSON; none before the first fold)
+///   its runner's stored state (`state`, JSON; none before the first fold
+///   of a send that the database did not step itself)
 ///   and when a worker must next look at it (`due_at`: the policy's
 ///   deadline, or a send not yet folded in; indexed, for claiming due keys
 ///   with `FOR UPDATE SKIP LOCKED`), whether the policy holds a value it
 ///   may still emit (`pending`), and what the key does at its deadline if
-///   no send comes first (`fire`, JSON, worked out by the fold that stored
-///   the row: a due key with no send since fires in one statement, without
-///   a fold). A key's row goes when its policy holds
+///   no send comes first (`fire`, JSON, worked out by the fold, or the
+///   send's step in `pace_send_step`, that stored the row: a due key with no
+///   send since fires in one statement, without a fold). A key's row goes when its policy holds
 ///   nothing a new one would not, as in the keyed pacer's memory.
 /// - `outbox`: emissions committed in the same transaction as the state
 ///   change that made them, delivered per key in `id` order. `id` is the
@@ -45,7 +46,7 @@ import PostgresNIO
 ///   `deliveries` (more than one is a redelivery).
 /// - `sends`: each accepted send not yet folded into its key's state, with
 ///   its database instant (`sent_at`).
-/// - `send_log`: folded sends, for pacers that keep them
+/// - `send_log`: folded and stepped sends, for pacers that keep them
 ///   (``FleetConfiguration/keepsSendLog``), so that a test or an audit can
 ///   replay exactly what the policies were told.
 /// - `schema_version`: one row, the version, the instant of the last
@@ -61,7 +62,7 @@ import PostgresNIO
 /// `statement_timestamp()` are read when a transaction or statement starts,
 /// before it waits for a key's row lock, so a send that waited behind
 /// another could record an instant earlier than the one committed before it;
-/// `clock_timestamp()` read once the row is locked keeps each key's
+/// `clock_timestamp()` read once the key is locked keeps each key's
 /// instants in the order its sends were applied. It changes within a
 /// statement, so where one instant matters (a send's, a fold's) the
 /// functions read it once into a variable.

@@ -346,12 +346,12 @@ struct FleetPacerTests {
         configuration: configuration
       ) { (emission: FleetEmission<String, String>) in delivered.record(emission) }
       try await running(worker) {
-        // The worker has read its first alarm (nothing due) and sleeps
-        // until its safety poll unless told.
+        // The worker listens, and otherwise sleeps until its safety poll.
         let started = ContinuousClock.now + .seconds(20)
-        while worker.counters.withLock({ $0.schemaReads }) == 0, ContinuousClock.now < started {
+        while try await !listens(on: client), ContinuousClock.now < started {
           try await Task.sleep(for: .milliseconds(10))
         }
+        #expect(try await listens(on: client))
         for (round, key) in ["doc-1", "doc-2", "doc-3"].enumerated() {
           let sentAt = ContinuousClock.now
           try await sender.send("draft", for: key)

@@ -91,6 +91,44 @@ struct FleetStepTests {
     #expect(try await count("send_log", key: key, on: client) == 1)
   }
 
+  /// A send that moves the quiet deadline past the max-wait deadline: the
+  /// stored fire emits at the max-wait and waits again, as the fold's does.
+  @Test func steppedSend_beyondTheMaxWait_storesTheMaxWaitsFire() async throws {
+    try await withFleet { client in
+      for edges in [DebounceEdges<DriverDuration>.trailing(maxWait: .milliseconds(1_200)), .both(maxWait: .milliseconds(1_200))] {
+        let machine = DebounceStateMachine<String, DriverInstant>(interval: .seconds(1), edges: edges)
+        let fold = FleetFold(prototype: machine)
+        let key = edges.leading ? "both" : "trailing"
+        let earlier = try await databaseNow(client) - 500_000
+        let prior = fold.fold([ClaimedKey(key: key, state: nil, sends: [.init(id: 0, value: "\"a\"", micros: earlier)])], now: earlier)
+        let stored = try #require(prior.kept.first)
+        try await store(stored, on: client)
+        let (instant, due) = try await sendStepped("\"b\"", for: key, step: #require(FleetStep(machine)), on: client)
+        let expected = fold.fold([ClaimedKey(key: key, state: stored.state, sends: [.init(id: 1, value: "\"b\"", micros: instant)])], now: instant)
+        let kept = try #require(expected.kept.first)
+        #expect(due == earlier + 1_200_000 && kept.due == due)
+        #expect(kept.fire?.contains(#"[[\#(earlier + 1_200_000),"b"]]"#) == true)
+        #expect(try await rowMatches(kept, on: client))
+      }
+    }
+  }
+
+  /// A burst stored under options with a max-wait, stepped by a pacer
+  /// whose options have none: the machine would stall at that deadline, not
+  /// emit; a fold takes the send.
+  @Test func burstStoredWithAMaxWaitTheOptionsLack_isLeftToAFold() async throws {
+    try await withFleet { client in
+      let before = DebounceStateMachine<String, DriverInstant>(interval: .seconds(1), edges: .trailing(maxWait: .seconds(2)))
+      let now = try await databaseNow(client)
+      let prior = FleetFold(prototype: before).fold(
+        [ClaimedKey(key: "k", state: nil, sends: [.init(id: 0, value: "\"a\"", micros: now)])], now: now)
+      try await store(#require(prior.kept.first), on: client)
+      let after = DebounceStateMachine<String, DriverInstant>(interval: .seconds(1))
+      #expect(try await sendStepped("\"b\"", for: "k", step: #require(FleetStep(after)), on: client).due == nil)
+      #expect(try await count("sends", key: "k", on: client) == 1)
+    }
+  }
+
   @Test func sendAfterTheDeadline_orBehindAWaitingSend_isLeftToAFold() async throws {
     try await withFleet { client in
       let machine = DebounceStateMachine<String, DriverInstant>(interval: .milliseconds(500))
@@ -120,6 +158,9 @@ struct FleetStepTests {
     let throttle = ThrottleStateMachine<String, DriverInstant>(interval: .milliseconds(300), edges: .trailing)
     #expect(FleetStep(throttle) == FleetStep(policy: .throttle, interval: 300_000, leading: false, trailing: true))
     #expect(FleetStep(DebounceStateMachine<String, DriverInstant>(interval: .nanoseconds(1_500))) == nil)
+    // A zero interval ends its burst at the send's own instant: the fold emits at once.
+    #expect(FleetStep(DebounceStateMachine<String, DriverInstant>(interval: .zero)) == nil)
+    #expect(FleetStep(ThrottleStateMachine<String, DriverInstant>(interval: .zero, edges: .trailing)) == nil)
     #expect(FleetStep(ThrottleStateMachine<String, DriverInstant>(interval: .nanoseconds(1_500), edges: .both)) == nil)
     let stages: PacingPipeline<String, DriverInstant> = .stages(.debounce(for: .milliseconds(300)))
     #expect(FleetStep(stages) == nil)
@@ -134,7 +175,7 @@ struct FleetStepTests {
       """
       SELECT s_micros, s_due FROM \(unescaped: namespace.quoted).pace_send_step('p', \(key), \(value)::jsonb,
         interval '2 s', \(step.policy.rawValue), \(step.interval), \(step.maxWait), \(step.leading), \(step.trailing),
-        true, NULL, false)
+        true, NULL, false, false)
       """)
     for try await row in rows.decode((Int64, Int64?).self) { return row }
     throw FleetRunFailure(description: "pace_send_step answered nothing")

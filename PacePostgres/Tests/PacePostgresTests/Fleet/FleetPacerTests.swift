@@ -353,11 +353,11 @@ struct FleetPacerTests {
         }
         #expect(try await listens(on: client))
         for (round, key) in ["doc-1", "doc-2", "doc-3"].enumerated() {
-          let sentAt = ContinuousClock.now
           try await sender.send("draft", for: key)
+          // Delivered within 20 s (the wait throws otherwise): long before
+          // the worker's 60 s safety poll, so it was told.
           let entries = try await delivered.wait(for: .seconds(20)) { $0.count == round + 1 }
           #expect(entries.last?.key == key)
-          #expect(ContinuousClock.now - sentAt < .seconds(20))
         }
       }
       // One notification a deadline here: each came after the last had passed.

@@ -91,15 +91,15 @@ import Testing
   /// here, rather than the default million): `find` answers as
   /// the index does, with entries left stale by removals (a moved slot, a
   /// removed key; slots renumbered in one pass clear the table) and keys
-  /// whose entries overwrite each other: all in seven places
-  /// (`sharedPlaces`), or two keys to each hash (so the same place and tag).
+  /// whose entries overwrite each other: all in seven sets of four
+  /// (`sharedPlaces`), or two keys to each hash (so the same set and tag).
   @Test(arguments: [true, false])
   func findingThroughRecentSlots_agreesWithTheIndex(sharedPlaces: Bool) {
     var generator = SeededGenerator(seed: sharedPlaces ? 1 : 2)
     var slots = KeyedSlots<RawHashKey, Int>(recentFromBuckets: 1 << 12)
     var model: [Int: Int] = [:]  // id → machine
     let key = { (id: Int) in
-      RawHashKey(id: id, raw: sharedPlaces ? (id % 7) << 32 | id &* 0x9E37 : (id / 2) &* 0x1E37_79B9_7F4A_7C15)
+      RawHashKey(id: id, raw: sharedPlaces ? (id % 7) << 34 | id &* 0x9E37 : (id / 2) &* 0x1E37_79B9_7F4A_7C15)
     }
     #expect(key(3).hashValue == key(3).raw)
     for id in 0..<10_000 {
@@ -114,8 +114,9 @@ import Testing
       #expect(found.map { slots[$0].machine } == model[id], "step \(step), id \(id)")
       if let found, !slots.recent.isEmpty {
         // Noted: the next find of this key takes its slot from the table.
-        let place = KeyedSlots<RawHashKey, Int>.recentPlace(of: hash, count: slots.recent.count)
-        #expect(slots.recent[place] == KeyedSlots<RawHashKey, Int>.recentEntry(slot: found, hash: hash), "step \(step)")
+        let set = KeyedSlots<RawHashKey, Int>.recentSet(of: hash, count: slots.recent.count)
+        let ways = set..<set + KeyedSlots<RawHashKey, Int>.recentWays
+        #expect(slots.recent[ways].contains(KeyedSlots<RawHashKey, Int>.recentEntry(slot: found, hash: hash)), "step \(step)")
       }
     }
     for step in 0..<60_000 {

@@ -59,6 +59,25 @@ import Testing
       } ?? 0
     }
 
+    /// Whether `pace` waits for input: one of its threads is blocked in
+    /// `read` on its standard input. Once it has read some lines, that says
+    /// it has also handed them on (to the command's policy): it reads again
+    /// only after. (From each thread's `/proc/PID/task/TID/syscall`: the
+    /// call's number, then its first argument, the descriptor.)
+    var isWaitingForInput: Bool {
+      #if arch(x86_64)
+        let read = "0 0x0 "
+      #else
+        let read = "63 0x0 "  // The generic table's number: arm64, riscv64.
+      #endif
+      let pid = launched.process.processIdentifier
+      let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+      return threads.contains { thread in
+        let call = (try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/syscall", encoding: .utf8)) ?? ""
+        return call.hasPrefix(read)
+      }
+    }
+
     /// What `pace` has written on its standard error so far, read without
     /// waiting for more.
     var errorsSoFar: String {
@@ -109,6 +128,7 @@ import Testing
     let read = session.bytesRead
     session.send("2", "3", "4", "5")  // While run 1 waits: the policy keeps the latest.
     #expect(session.wait { session.bytesRead >= read + 8 })
+    #expect(session.wait { session.isWaitingForInput })  // They are the policy's before run 1 ends.
     session.endInput()
     session.touch("go")
     #expect(session.exitStatus() == 0)  // After the queued run, at the end of the input.
@@ -133,6 +153,7 @@ import Testing
     let read = session.bytesRead
     session.send("2", "3")
     #expect(session.wait { session.bytesRead >= read + 4 })
+    #expect(session.wait { session.isWaitingForInput })  // They reach the policy while run 1 runs.
     session.touch("go1")
     #expect(session.wait { session.errorsSoFar == report })
     session.send("4")

@@ -104,7 +104,7 @@ package struct KeyedSlots<Key: Hashable, Machine> {
   static var recentCount: Int { 16_384 }
 
   /// How many entries of ``recent`` a hash may use: a set of four (32
-  /// bytes, read together). Direct-mapped (a set of one), two hot keys that
+  /// bytes, in one cache line or, as the array lies, two). Direct-mapped (a set of one), two hot keys that
   /// share an entry evict each other at every event: with 10,000 hot keys
   /// among a million, about a quarter of the events missed the table and
   /// read the index (a cache miss), which took 15% of a profile of hot

@@ -94,9 +94,12 @@ struct FleetStepTests {
   /// A send that moves the quiet deadline past the max-wait deadline: the
   /// stored fire emits at the max-wait and waits again, as the fold's does.
   ///
-  /// The burst began half a second before the send, so the quiet deadline
-  /// goes past the max-wait's, whose 10.2 s leave the send 9.7 s to come
-  /// before it (on CI's loaded machine, 1.2 s did not always leave enough).
+  /// The burst began half a second before the database's clock is read, so
+  /// the send's quiet deadline goes past the max-wait's (10.2 s after the
+  /// burst began). The send must come before the quiet deadline stored
+  /// with the burst (10 s after it), or the step leaves it to a fold: 9.5 s
+  /// after the clock was read, where a 1 s interval left 0.5 s, which CI's
+  /// loaded machine once took.
   @Test func steppedSend_beyondTheMaxWait_storesTheMaxWaitsFire() async throws {
     try await withFleet { client in
       let maxWait: Int64 = 10_200_000

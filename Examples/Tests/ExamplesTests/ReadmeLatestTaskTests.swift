@@ -17,7 +17,7 @@ struct SearchAPI: Sendable {
 
   func page(_ number: Int) async throws -> [String] {
     pageRequests.count(number)
-    try await Task.sleep(for: .milliseconds(500))  // Long enough for the second load to join, however busy the machine.
+    try await Task.sleep(for: .seconds(2))  // Long enough for the second load to join, however busy the machine.
     return ["item \(number)"]
   }
 

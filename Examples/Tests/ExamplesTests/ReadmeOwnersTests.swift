@@ -156,7 +156,8 @@ actor DocumentStore {
 @Suite struct ReadmeKeyedAsyncTests {
   @Test func keyedAutosave_savesEachDocumentOnceAfterItsLastEdit_sideBySide() async {
     let store = DocumentStore()
-    let autosave = KeyedPacer(.debounce(for: .milliseconds(50)), onBusy: .queue) { (document: UUID, text: String) in
+    // 300 ms: each document's edits stay one burst however the machine pauses between them.
+    let autosave = KeyedPacer(.debounce(for: .milliseconds(300)), onBusy: .queue) { (document: UUID, text: String) in
       try? await store.save(text, for: document)
     }
     let (first, second) = (UUID(), UUID())
@@ -176,7 +177,7 @@ actor DocumentStore {
 @MainActor final class FileEditor {
   private(set) var written: [String: [String]] = [:]
   let (writes, wrote) = AsyncStream<String>.makeStream()
-  private lazy var saves = KeyedPacer(.debounce(for: .milliseconds(50)), onBusy: .restart, owner: self) {
+  private lazy var saves = KeyedPacer(.debounce(for: .milliseconds(300)), onBusy: .restart, owner: self) {
     (fileEditor: FileEditor, file: String, text: String) in await fileEditor.write(text, to: file)
   }
 

@@ -24,9 +24,9 @@ struct FleetPacerTests {
   @Test func debounce_burstPerKey_emitsEachKeysLatestAtItsQuietDeadline() async throws {
     try await withFleet { client in
       let log = EmissionLog<String>()
-      // Intervals are wide: a loaded machine (CI) may take a few hundred
-      // milliseconds between sends, which must stay one burst.
-      let pacer = FleetPacer(.debounce(for: .seconds(1)), name: "saves", namespace: namespace, client: client, logger: testLogger) {
+      // Intervals are wide: a loaded machine (CI) may take a second or more
+      // between sends (each a round trip), which must stay one burst.
+      let pacer = FleetPacer(.debounce(for: .seconds(5)), name: "saves", namespace: namespace, client: client, logger: testLogger) {
         (emission: FleetEmission<String, String>) in log.record(emission)
       }
       try await running(pacer) {
@@ -34,11 +34,13 @@ struct FleetPacerTests {
         for draft in ["a", "b", "c"] { last = try await pacer.send(draft, for: "doc-1") }
         let other = try await pacer.send("x", for: "doc-2")
         let entries = try await log.wait { $0.count == 2 }
-        let byKey = Dictionary(uniqueKeysWithValues: entries.map { ($0.key, $0) })
+        // Not `uniqueKeysWithValues`: a key emitted twice fails the test, not the process.
+        let byKey = Dictionary(entries.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        #expect(byKey.count == 2, "\(entries.map { "\($0.key) \($0.value)" })")
         #expect(byKey["doc-1"]?.value == "c")
         #expect(byKey["doc-2"]?.value == "x")
-        #expect(byKey["doc-1"].map { micros($0.emittedAt) } == last.map { micros($0) + 1_000_000 })
-        #expect(byKey["doc-2"].map { micros($0.emittedAt) } == micros(other) + 1_000_000)
+        #expect(byKey["doc-1"].map { micros($0.emittedAt) } == last.map { micros($0) + 5_000_000 })
+        #expect(byKey["doc-2"].map { micros($0.emittedAt) } == micros(other) + 5_000_000)
         #expect(entries.allSatisfy { $0.delivery == 1 })
       }
       // Both keys' bursts ended and were delivered: no rows are left.
@@ -51,7 +53,8 @@ struct FleetPacerTests {
   @Test func throttle_leadingAndTrailing_emitsFirstAtOnceAndLatestAtWindowEnd() async throws {
     try await withFleet { client in
       let log = EmissionLog<Int>()
-      let pacer = FleetPacer(.throttle(for: .milliseconds(1500)), name: "progress", namespace: namespace, client: client) {
+      // A window wide enough that the three sends (round trips) fall in it on a loaded machine.
+      let pacer = FleetPacer(.throttle(for: .seconds(5)), name: "progress", namespace: namespace, client: client) {
         (emission: FleetEmission<String, Int>) in log.record(emission)
       }
       try await running(pacer) {
@@ -61,7 +64,7 @@ struct FleetPacerTests {
         let entries = try await log.wait { $0.count == 2 }
         #expect(entries.map(\.value) == [1, 3])
         #expect(entries.first.map { micros($0.emittedAt) } == micros(first))
-        #expect(entries.last.map { micros($0.emittedAt) } == micros(first) + 1_500_000)
+        #expect(entries.last.map { micros($0.emittedAt) } == micros(first) + 5_000_000)
         #expect(entries[0].id < entries[1].id)
       }
     }
@@ -115,7 +118,7 @@ struct FleetPacerTests {
       let release = AsyncGate()
       // A window long enough that the three sends fall in it even on a
       // loaded machine (each send is a round trip).
-      let pacer = FleetPacer(.throttle(for: .seconds(2)), name: "jobs", namespace: namespace, client: client) {
+      let pacer = FleetPacer(.throttle(for: .seconds(5)), name: "jobs", namespace: namespace, client: client) {
         (emission: FleetEmission<String, String>) in
         if emission.value == "c" {
           entered.record(emission)
@@ -159,10 +162,10 @@ struct FleetPacerTests {
         spans.withLock { $0.append((emission.value, start, .now)) }
       }
       // Two workers share the pacer, as two processes would.
-      // A quiet second: the burst's two sends, from two workers, stay one
+      // Five quiet seconds: the burst's two sends, from two workers, stay one
       // burst on a loaded machine.
-      let a = FleetPacer(.debounce(for: .seconds(1)), name: "builds", namespace: namespace, client: client, handler: handler)
-      let b = FleetPacer(.debounce(for: .seconds(1)), name: "builds", namespace: namespace, client: client, handler: handler)
+      let a = FleetPacer(.debounce(for: .seconds(5)), name: "builds", namespace: namespace, client: client, handler: handler)
+      let b = FleetPacer(.debounce(for: .seconds(5)), name: "builds", namespace: namespace, client: client, handler: handler)
       // Whatever happens, the gate opens at the end: a handler left waiting
       // would hold the workers' shutdown.
       defer { Task { await release.open() } }

@@ -57,9 +57,10 @@ struct FleetFailureTests {
     let server = try TestPostgresServer.required()
     let database = try await server.makeDatabase()
     try await server.withClient(database: database) { client in
-      // The worker waits for a migration for up to the answer timeout.
+      // The worker waits for a migration for up to the answer timeout: 3 s,
+      // room for three reads however slow a loaded machine's round trips.
       var configuration = FleetConfiguration()
-      configuration.answerTimeout = .seconds(1)
+      configuration.answerTimeout = .seconds(3)
       let pacer = FleetPacer(
         .debounce(for: .seconds(1)), name: "saves", namespace: namespace, client: client, configuration: configuration
       ) { (_: FleetEmission<String, String>) in }

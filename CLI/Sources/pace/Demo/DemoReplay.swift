@@ -38,6 +38,9 @@ final class DemoReplay {
   private var started = 0
   /// The searches without an outcome yet: number and query.
   private var open: [(number: Int, query: String)] = []
+  /// Whether the field was cleared since the latest search started: that
+  /// search is cancelled, and its outcome is on its way.
+  private var clearedSinceStart = false
 
   init(script: DemoScript, backend: DemoBackend, debounce: Duration) {
     self.script = script
@@ -63,9 +66,12 @@ final class DemoReplay {
       case .started(let query):
         started += 1
         open.append((started, query))
+        clearedSinceStart = false
       case .cancelled(let query), .shown(let query, _), .discarded(let query), .failed(let query):
         if let index = open.firstIndex(where: { $0.query == query }) { open.remove(at: index) }
-      case .debounced, .skipped, .cleared:
+      case .cleared:
+        clearedSinceStart = true
+      case .debounced, .skipped:
         break
       }
       record(.model(event, fieldText: model.query))
@@ -101,13 +107,16 @@ final class DemoReplay {
   /// Returns once everything has reacted to the last step: deliveries done,
   /// every search started has reached the backend, every request not yet
   /// answered sleeps on the clock, and every search has its outcome but the
-  /// latest, while its answer has not come (latest wins: no other may wait).
+  /// latest, while its answer has not come and the field was not cleared
+  /// since it started (latest wins: no other may wait; a clear cancels it,
+  /// whatever the clock does next).
   private func settle() async {
     for _ in 0..<1_000_000 {
       await clock.settle()
       let received = traffic.receivedCount
       let answered = traffic.answers.count
-      let outcomesIn = open.isEmpty || (open.count == 1 && open[0].number == started && !traffic.isAnswered(started))
+      let latestMayWait = open.count == 1 && open[0].number == started && !traffic.isAnswered(started) && !clearedSinceStart
+      let outcomesIn = open.isEmpty || latestMayWait
       if received == started, clock.sleeperCount == received - answered, outcomesIn {
         return
       }

@@ -93,6 +93,13 @@ import Testing
     }
     private var errorBytes: [UInt8] = []
 
+    /// Sends `signal` to `pace`, once it handles it (before, it would be lost).
+    func signal(_ signal: Int32) {
+      let pid = launched.process.processIdentifier
+      #expect(wait { PaceExecutable.catches(signal, pid: pid) }, "pace never handled signal \(signal)")
+      kill(pid, signal)
+    }
+
     /// Waits until `condition` holds; false after `limit`.
     func wait(upTo limit: Duration = .seconds(20), for condition: () -> Bool) -> Bool {
       let deadline = ContinuousClock.now + limit
@@ -183,7 +190,7 @@ import Testing
     #expect(session.wait { session.lines(of: "runs") == ["run 1"] })
     session.send("2")
     #expect(session.wait { session.lines(of: "runs").last == "run 2" })
-    kill(session.launched.process.processIdentifier, SIGTERM)
+    session.signal(SIGTERM)
     #expect(session.exitStatus() == 143)
     let pids = session.lines(of: "pids").flatMap { $0.split(separator: " ").compactMap { Int32($0) } }
     #expect(pids.count == 4)
@@ -211,7 +218,7 @@ import Testing
     let session = try Session(["distinct"], command: #"sleep 300 & echo $! > pids; echo "$$" >> pids; wait"#)
     session.send("1")
     #expect(session.wait { session.lines(of: "pids").count == 2 })
-    kill(session.launched.process.processIdentifier, SIGINT)
+    session.signal(SIGINT)
     #expect(session.exitStatus() == 130)
     let pids = session.lines(of: "pids").compactMap { Int32($0) }
     #expect(session.wait(upTo: .seconds(5)) { pids.allSatisfy { !Self.isAlive($0) } })
@@ -228,9 +235,9 @@ import Testing
     #expect(session.wait { session.lines(of: "pids").count == 1 })
     if endFirst {
       session.endInput()
-      kill(session.launched.process.processIdentifier, SIGTERM)
+      session.signal(SIGTERM)
     } else {
-      kill(session.launched.process.processIdentifier, SIGTERM)
+      session.signal(SIGTERM)
       Thread.sleep(forTimeInterval: 0.1)  // Only so that the order is the one named; not for the outcome.
       session.endInput()
     }

@@ -98,25 +98,15 @@ struct FleetModeTests {
     #expect(lines.sorted { $0.lexicographicallyPrecedes($1) } == [[0x61, 0x00, 0x62], [0x63], [0xFF, 0xFE]])
   }
 
-  /// Whether the process `pid` has a handler for SIGINT (`SigCgt` in its
-  /// `/proc` status).
-  static func catchesSIGINT(_ pid: Int32) -> Bool {
-    let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-    guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
-      let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16)
-    else { return false }
-    return mask & (1 << UInt64(SIGINT - 1)) != 0
-  }
-
   @Test func sigint_stopsAtOnce_andExits130() throws {
     let server = try ThrowawayPostgres.required()
     let launched = try PaceExecutable.launch(
       ["--postgres", server.url, "--namespace", "stop", "debounce", "1h"])
     launched.input.fileHandleForWriting.write(Data("pending for an hour\n".utf8))
     Thread.sleep(forTimeInterval: 1)  // started, connected, sent (the input stays open)
-    // Until pace handles SIGINT, the signal would end it with no exit status.
+    // Until pace handles SIGINT, the signal would be lost.
     let handling = ContinuousClock.now + .seconds(20)
-    while !Self.catchesSIGINT(launched.process.processIdentifier), ContinuousClock.now < handling {
+    while !PaceExecutable.catches(SIGINT, pid: launched.process.processIdentifier), ContinuousClock.now < handling {
       Thread.sleep(forTimeInterval: 0.01)
     }
     kill(launched.process.processIdentifier, SIGINT)

@@ -24,6 +24,17 @@ enum PaceExecutable {
     return executable.resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("pace")
   }()
 
+  /// Whether the process `pid` has a handler for `signal` (`SigCgt` in its
+  /// `/proc` status). `pace` ignores SIGINT and SIGTERM until its handler is
+  /// in place, a moment after it starts: a signal sent before is lost.
+  static func catches(_ signal: Int32, pid: Int32) -> Bool {
+    let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+    guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
+      let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+    else { return false }
+    return mask & (1 << UInt64(signal - 1)) != 0
+  }
+
   /// A started `pace`, with pipes to its standard input, output and error.
   struct Launched {
     let process: Process

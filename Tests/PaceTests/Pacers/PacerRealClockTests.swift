@@ -107,8 +107,7 @@ import Testing
       slowEnd.yield(fastCalled.load(ordering: .acquiring))
     }
     slow.send(1)
-    var started = slowStarted.makeAsyncIterator()
-    await started.next()
+    try #require(await Self.firstValue(of: slowStarted) != nil)
     let fast = Debouncer<Int>(for: .milliseconds(5)) { _ in fastCalled.store(true, ordering: .releasing) }
     fast.send(1)
     var ended = slowEnded.makeAsyncIterator()

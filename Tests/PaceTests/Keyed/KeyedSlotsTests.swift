@@ -87,6 +87,28 @@ import Testing
     }
   }
 
+  /// Four keys whose hashes share a set of the recent-slot table all stay
+  /// noted, whichever was found last; a fifth evicts the one found longest
+  /// ago. (Direct-mapped, each would evict the one before.)
+  @Test func fourKeysInOneSet_allStayNoted_aFifthEvictsTheOldest() {
+    var slots = KeyedSlots<RawHashKey, Int>(recentFromBuckets: 1 << 12)
+    // Keys 0-4 share set 20 (the hash's upper half) with distinct tags; the others spread.
+    let key = { (id: Int) in RawHashKey(id: id, raw: (id < 5 ? 20 : id &* 8) << 32 | (id &+ 1) &* 0x9E37) }
+    for id in 0..<10_000 { _ = slots.insert(key(id), machine: id) }
+    let set = KeyedSlots<RawHashKey, Int>.recentSet(of: key(0).hashValue, count: slots.recent.count)
+    #expect((0..<5).allSatisfy { KeyedSlots<RawHashKey, Int>.recentSet(of: key($0).hashValue, count: slots.recent.count) == set })
+    func noted(_ id: Int) -> Bool {
+      let entry = KeyedSlots<RawHashKey, Int>.recentEntry(slot: slots.slot(of: key(id))!, hash: key(id).hashValue)
+      return slots.recent[set..<set + KeyedSlots<RawHashKey, Int>.recentWays].contains(entry)
+    }
+    for id in 0..<4 { #expect(slots.find(key(id), hash: key(id).hashValue) != nil) }
+    #expect((0..<4).allSatisfy(noted))
+    for id in [2, 0, 3, 1] { #expect(slots.find(key(id), hash: key(id).hashValue) != nil) }  // Hits: nothing moves out.
+    #expect((0..<4).allSatisfy(noted))
+    #expect(slots.find(key(4), hash: key(4).hashValue) != nil)
+    #expect(noted(4) && !noted(0) && [1, 2, 3].allSatisfy(noted))  // 0 was noted first of the four.
+  }
+
   /// A table that notes recent keys' slots (from an index of 4,096 buckets
   /// here, rather than the default million): `find` answers as
   /// the index does, with entries left stale by removals (a moved slot, a

@@ -143,8 +143,10 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
   /// now, so that a worker that finds the key due with no send fires it in
   /// one statement (`pace_fire`), without a fold: the emissions at that
   /// instant, and the row after them. JSON, `{"emissions": [[µs, value],
-  /// …], "state": …, "due": µs, "pending": …}`, with a null state when the
-  /// key then goes. Nil when something cannot be encoded: the fold does it.
+  /// …], "state": …, "due": µs, "pending": …}`, or only the emissions when
+  /// the key then goes (the usual end of a burst: the row is written at every
+  /// send, and the three keys were a tenth of its bytes). Nil when something
+  /// cannot be encoded: the fold does it.
   static func fire(
     _ runner: PacingRunner<Machine>, key: String, through deadline: DriverInstant, encoder: JSONEncoder
   ) -> String? {
@@ -165,8 +167,9 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
     let after = stored(next, key: key, encoder: encoder, problems: &ignored)
     if after == nil, !ignored.isEmpty { return nil }
     let list = emissions.map { "[\($0.micros),\($0.value)]" }.joined(separator: ",")
-    let due = after?.due.map(String.init) ?? "null"
-    return "{\"emissions\":[\(list)],\"state\":\(after?.state ?? "null"),\"due\":\(due),\"pending\":\(after?.pending ?? false)}"
+    guard let after else { return "{\"emissions\":[\(list)]}" }
+    let due = after.due.map(String.init) ?? "null"
+    return "{\"emissions\":[\(list)],\"state\":\(after.state),\"due\":\(due),\"pending\":\(after.pending)}"
   }
 
   /// An emitted value as the outbox takes it; nil, and said, when it

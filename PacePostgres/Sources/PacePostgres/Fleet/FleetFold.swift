@@ -145,8 +145,8 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
   /// instant, and the row after them. JSON, `{"emissions": [[µs, value],
   /// …], "state": …, "due": µs, "pending": …}`, or only the emissions when
   /// the key then goes (the usual end of a burst: the row is written at every
-  /// send, and the three keys were a tenth of its bytes). Nil when something
-  /// cannot be encoded: the fold does it.
+  /// send, and the three keys made its record in the write-ahead log 295
+  /// bytes, not 263). Nil when something cannot be encoded: the fold does it.
   static func fire(
     _ runner: PacingRunner<Machine>, key: String, through deadline: DriverInstant, encoder: JSONEncoder
   ) -> String? {

@@ -74,6 +74,16 @@ def slow_statements(name):
     return durations, commits
 
 
+def server_cpu(name):
+    # The server's CPU seconds during the run (fleet-compare's server_cpu,
+    # before and after); None when unread.
+    try:
+        before, after = (float(open(os.path.join(folder, f"{name}.cpu-{when}")).read()) for when in ("before", "after"))
+        return after - before
+    except (OSError, ValueError):
+        return None
+
+
 def wal_flushes(name):
     # The write-ahead log's flushes during the run (pg_stat_wal, before and
     # after it): how many, the milliseconds they took, the bytes written and
@@ -101,6 +111,20 @@ for name in ("floor", "pace", "polling", "reference"):
                if flushes else "flushes not read")
     longest = f", longest {max(durations):,.0f} ms" if durations else ""
     print(f"  {name:<8} {flushed}; slow statements {len(durations)}{longest}, commits among them {len(commits)}")
+print()
+print("The CPU a send, per run (the four probes' own, user and system; the server's backends,")
+print("counted as they end; on this machine's cores, throughput follows it):")
+for name in ("floor", "pace", "polling", "reference"):
+    counts = read(name)[0]
+    if not counts:
+        continue
+    sends = sum(counts.get("sends", [0])) or 1
+    probes = sum(counts.get("cpu", [])) if len(counts.get("cpu", [])) == len(counts.get("sends", [])) else None
+    server = server_cpu(name)
+    parts = [f"probes {probes * 1e3 / sends:.2f} ms" if probes is not None else "probes not read",
+             f"server {server * 1e3 / sends:.2f} ms" if server is not None else "server not read"]
+    total = f"{(probes + server) * 1e3 / sends:.2f} ms" if probes is not None and server is not None else "-"
+    print(f"  {name:<9} {total} ({', '.join(parts)})")
 print()
 checks = [
     ("fleet: sends/s from 4 processes ≥ 0.5× the upsert floor", pace_rate >= 0.5 * floor_rate,

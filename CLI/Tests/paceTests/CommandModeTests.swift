@@ -95,9 +95,8 @@ import Testing
 
     /// Sends `signal` to `pace`, once it handles it (before, it would be lost).
     func signal(_ signal: Int32) {
-      let pid = launched.process.processIdentifier
-      #expect(wait { PaceExecutable.catches(signal, pid: pid) }, "pace never handled signal \(signal)")
-      kill(pid, signal)
+      #expect(
+        PaceExecutable.signal(signal, pid: launched.process.processIdentifier), "pace never handled signal \(signal)")
     }
 
     /// Waits until `condition` holds; false after `limit`.

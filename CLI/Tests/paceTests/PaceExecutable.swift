@@ -35,6 +35,20 @@ enum PaceExecutable {
     return mask & (1 << UInt64(signal - 1)) != 0
   }
 
+  /// Sends `signal` to the process `pid` once it handles it (waiting up to
+  /// `limit`); false when it never did (the signal is sent anyway).
+  @discardableResult
+  static func signal(_ signal: Int32, pid: Int32, waitingUpTo limit: Duration = .seconds(20)) -> Bool {
+    let deadline = ContinuousClock.now + limit
+    var handled = catches(signal, pid: pid)
+    while !handled, ContinuousClock.now < deadline {
+      Thread.sleep(forTimeInterval: 0.01)
+      handled = catches(signal, pid: pid)
+    }
+    kill(pid, signal)
+    return handled
+  }
+
   /// A started `pace`, with pipes to its standard input, output and error.
   struct Launched {
     let process: Process

@@ -332,8 +332,9 @@ struct PaceSchemaTests {
     try await withDatabase { client in
       try await schema.migrate(on: client)
       // Four keys, all due: a fires and goes (a trailing debounce's last
-      // step: its fire is its emissions alone), b fires and stays with a later deadline (a throttle's window),
-      // c has a send since its fold, d has no stored step. e is not yet due.
+      // step: its fire is its emissions alone), b fires and stays with a
+      // later deadline (a throttle's window), c has a send since its fold,
+      // d has no stored step. e is not yet due.
       let past = "fleet.pace_now() - interval '1 second'"
       try await client.query(
         """

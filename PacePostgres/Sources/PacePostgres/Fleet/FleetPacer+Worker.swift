@@ -96,7 +96,9 @@ extension FleetPacer {
   /// emissions; a fire, which learns them in its one statement, reserves
   /// the free room for that statement. Either holds it until its outcome is
   /// handed over, or the round failed or ran out of time (a round that
-  /// answers later cannot hold it for ever, nor reserve any more).
+  /// answers later cannot hold it for ever, nor reserve any more). A
+  /// delivery round that looked around meanwhile may have found too little
+  /// room, and put its look off: the delivery loop is woken to look again.
   private func foldOnce(firing: Bool = false) async throws -> FoldOutcome {
     let round = work.withLock { $0.beginFoldRound() }
     let outcome: FoldOutcome
@@ -105,16 +107,16 @@ extension FleetPacer {
         try await firing ? self.fireRound(round) : self.foldRound(round)
       }
     } catch {
-      work.withLock { $0.endFoldRound(round) }
+      if work.withLock({ $0.endFoldRound(round) }) { deliveryWake.poke() }
       throw error
     }
-    work.withLock { state in
-      state.endFoldRound(round)
+    let lookAwaits = work.withLock { state in
       state.ready += outcome.leased
       state.deliveryLooks = state.deliveryLooks || outcome.waiting
       if outcome.untold { state.untoldWaits += 1 }
+      return state.endFoldRound(round)
     }
-    if !outcome.leased.isEmpty || outcome.waiting { deliveryWake.poke() }
+    if !outcome.leased.isEmpty || outcome.waiting || lookAwaits { deliveryWake.poke() }
     return outcome
   }
 

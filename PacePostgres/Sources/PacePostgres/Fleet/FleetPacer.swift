@@ -470,6 +470,11 @@ struct FleetWorkState: Sendable {
   var foldRound: (number: UInt64, reserved: Int)?
   /// How many fold rounds began: tells a round from a later one.
   var foldRounds: UInt64 = 0
+  /// Set when a delivery round looks around while a fold round holds room
+  /// (a fire round reserves all that is free, for its one statement): the
+  /// look may find too little, and is put off (`deliveryLooks`) until a
+  /// poke that nothing else would send. The fold round's end sends it.
+  var lookAwaitsFoldRoom = false
   /// Set once the fold loop has ended: no fold leases here any more.
   var foldEnded = false
   var schemaChecked = false
@@ -542,11 +547,16 @@ struct FleetWorkState: Sendable {
 
   /// Fold round `number` ended, however it ended: its room is released.
   /// Called with what it leased added to `ready` in the same lock, so that
-  /// the room is never free and taken at once.
-  mutating func endFoldRound(_ number: UInt64) {
-    guard let round = foldRound, round.number == number else { return }
+  /// the room is never free and taken at once. Returns whether a delivery
+  /// round looked around while this round held room (see
+  /// `lookAwaitsFoldRoom`): the delivery loop must be woken to look again.
+  @discardableResult
+  mutating func endFoldRound(_ number: UInt64) -> Bool {
+    guard let round = foldRound, round.number == number else { return false }
     reserved -= round.reserved
     foldRound = nil
+    defer { lookAwaitsFoldRoom = false }
+    return lookAwaitsFoldRoom
   }
 
   /// Reserves, and returns, how many emissions a delivery round may claim:
@@ -558,6 +568,7 @@ struct FleetWorkState: Sendable {
   mutating func reserveClaimRoom(_ maximum: Int, lookingAround: Bool) -> Int {
     var room = claimsNothing ? 0 : max(0, freeRoom(maximum) + finished.count)
     if !lookingAround { room = min(room, finished.count) }
+    if lookingAround, !claimsNothing, (foldRound?.reserved ?? 0) > 0 { lookAwaitsFoldRoom = true }
     reserved += room
     return room
   }

@@ -286,6 +286,7 @@ struct FleetPacerTests {
 
   @Test func emissionLeftForWantOfRoom_anotherProcessTold_deliversItBeforeItsSafetyPoll() async throws {
     try await withFleet { client in
+      let holding = Mutex(false)
       let released = Mutex(false)
       let delivered = EmissionLog<String>()
       var configuration = FleetConfiguration()
@@ -297,36 +298,62 @@ struct FleetPacerTests {
         .throttle(for: .seconds(60), edges: .leading), name: "jobs", namespace: namespace, client: client,
         configuration: one
       ) { (emission: FleetEmission<String, String>) in
-        while emission.key == "a", !released.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+        guard emission.key == "a" else { return }
+        holding.withLock { $0 = true }
+        while !released.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
       }
       let idle = FleetPacer(
         .throttle(for: .seconds(60), edges: .leading), name: "jobs", namespace: namespace, client: client,
         configuration: configuration
       ) { (emission: FleetEmission<String, String>) in delivered.record(emission) }
+      let deadline = ContinuousClock.now + .seconds(20)
       try await running(full) {
+        // `full`'s worker runs (it read the schema) before it sends: a send
+        // made before it runs is not its to fold at once. Its handler then
+        // holds "a", before `idle` runs: no other process could take it.
+        while full.counters.withLock({ $0.schemaReads }) == 0, ContinuousClock.now < deadline {
+          try await Task.sleep(for: .milliseconds(10))
+        }
+        try await full.send("first", for: "a")
+        while !holding.withLock({ $0 }), ContinuousClock.now < deadline {
+          try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(holding.withLock { $0 })
         try await running(idle) {
-          // `full`'s worker runs (it read the schema) before it sends: a send
-          // made before it runs is not its to fold at once, and after the fold
-          // grace `idle` may take it, and deliver "a" itself.
-          let started = ContinuousClock.now + .seconds(20)
-          while full.counters.withLock({ $0.schemaReads }) == 0, ContinuousClock.now < started {
+          // `idle` listens, and the looks around that its start and its
+          // listener make have come and gone: only a notification has it
+          // look again before its safety poll. (On a loaded machine a look
+          // may come later still and find "b": the test would then pass
+          // without showing anything, never fail.)
+          while try await listeners(on: client) < 2, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(10))
           }
-          #expect(full.counters.withLock { $0.schemaReads } > 0)
-          try await full.send("first", for: "a")
-          let folded = ContinuousClock.now + .seconds(20)
-          while try await count("outbox", on: client) != 1, ContinuousClock.now < folded {
-            try await Task.sleep(for: .milliseconds(10))  // until "a" is leased, its handler holding the room
+          var statements = -1
+          while idle.counters.withLock({ $0.statements }) != statements, ContinuousClock.now < deadline {
+            statements = idle.counters.withLock { $0.statements }
+            try await Task.sleep(for: .milliseconds(100))
           }
           // Folded by `full`, which has no room: the emission waits, and the
           // fold tells the fleet, so `idle` looks and delivers it.
           let sentAt = ContinuousClock.now
           try await full.send("second", for: "b")
-          let entries = try await delivered.wait(for: .seconds(20)) { $0.contains { $0.key == "b" } }
-          #expect(entries.first { $0.key == "b" }?.delivery == 1)
+          let entries: [EmissionLog<String>.Entry]
+          do {
+            entries = try await delivered.wait(for: .seconds(20)) { $0.contains { $0.key == "b" } }
+          } catch {
+            // What each worker did, and what waits: a failure says why.
+            Issue.record(
+              """
+              \(error); full: \(full.counters.withLock { $0 }); idle: \(idle.counters.withLock { $0 }); \
+              outbox: \(try await outbox(on: client)); listeners: \(try await listeners(on: client))
+              """)
+            throw error
+          }
+          #expect(entries.map(\.key) == ["b"])
+          #expect(entries.first?.delivery == 1)
           #expect(ContinuousClock.now - sentAt < .seconds(20))
-          released.withLock { $0 = true }
         }
+        released.withLock { $0 = true }
       }
       #expect(try await count("outbox", on: client) == 0)
     }
@@ -420,10 +447,24 @@ struct FleetPacerTests {
 
   /// Whether a connection to this test's database listens for notifications.
   private func listens(on client: PostgresClient) async throws -> Bool {
+    try await listeners(on: client) > 0
+  }
+
+  /// How many connections to this test's database listen for notifications.
+  private func listeners(on client: PostgresClient) async throws -> Int {
     let rows = try await client.query(
       "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%'")
-    for try await count in rows.decode(Int.self) { return count > 0 }
-    return false
+    for try await count in rows.decode(Int.self) { return count }
+    return 0
+  }
+
+  /// The outbox's rows, for a failure's message.
+  private func outbox(on client: PostgresClient) async throws -> [String] {
+    let rows = try await client.query(
+      "SELECT id || ' ' || key || ' ' || coalesce(lease_owner, 'free') FROM \(unescaped: namespace.quoted).outbox ORDER BY id")
+    var lines: [String] = []
+    for try await line in rows.decode(String.self) { lines.append(line) }
+    return lines
   }
 
   private func count(_ table: String, on client: PostgresClient) async throws -> Int {

@@ -30,6 +30,43 @@ import Testing
     #expect(state.reserveClaimRoom(2, lookingAround: true) == 1)
   }
 
+  @Test func lookWhileAFireRoundHoldsTheRoom_isWokenWhenTheRoundEnds() {
+    var state = FleetWorkState()
+    let round = state.beginFoldRound()
+    // A fire round reserves all the free room for its one statement.
+    #expect(state.reserveFoldRoom(4, wanted: 4, round: round) == 4)
+    // A look meanwhile finds none, and is put off (`deliveryLooks`).
+    #expect(state.reserveClaimRoom(4, lookingAround: true) == 0)
+    // The round gives the room back: the delivery loop must look again.
+    let woken = state.endFoldRound(round)
+    #expect(woken)
+    // Once: the next round owes no wake.
+    let next = state.beginFoldRound()
+    #expect(state.reserveFoldRoom(4, wanted: 4, round: next) == 4)
+    let wokenAgain = state.endFoldRound(next)
+    #expect(!wokenAgain)
+  }
+
+  @Test func roundThatHoldsNoRoom_oweNoLookAWake() {
+    var state = FleetWorkState()
+    let round = state.beginFoldRound()  // a fold that emits nothing reserves nothing
+    #expect(state.reserveClaimRoom(4, lookingAround: true) == 4)
+    let woken = state.endFoldRound(round)
+    #expect(!woken)
+  }
+
+  @Test func roundThatDoesNotLookAround_waitsForNoFoldRoom() {
+    var state = FleetWorkState()
+    state.delivering = [1]
+    state.finished = [1]
+    let round = state.beginFoldRound()
+    #expect(state.reserveFoldRoom(4, wanted: 4, round: round) == 3)
+    // It claims only the next emission of the key it finished.
+    #expect(state.reserveClaimRoom(4, lookingAround: false) == 1)
+    let woken = state.endFoldRound(round)
+    #expect(!woken)
+  }
+
   @Test func untoldWait_isHandledOnlyUpToWhatTheTellingRoundKnew() {
     var state = FleetWorkState()
     #expect(!state.hasUntoldWait)

@@ -460,23 +460,25 @@ extension FleetPacer {
     // Released once what this round claimed is started (in `delivering`),
     // or it failed or was cancelled.
     defer { work.withLock { $0.reserved -= room } }
-    let claimed: [FleetEmission<Key, Value>]
+    let leased: [LeasedEmission]
     do {
       // Started here, once the answer came: a lease that came after the time
       // limit is given back when the worker stops, or expires.
-      let leased = try await withAnswerTimeout(configuration.roundTimeout, counting: calls) {
+      leased = try await withAnswerTimeout(configuration.roundTimeout, counting: calls) {
         try await self.settle(claiming: room, lookingAround: looks, tellingUpTo: untold)
       }
-      guard !Task.isCancelled else { return handedOver.count }
-      claimed = startable(leased)
     } catch {
       // Still to look around: the next round does.
       if looks { work.withLock { $0.deliveryLooks = true } }
       throw error
     }
+    guard !Task.isCancelled else { return handedOver.count }
+    let claimed = startable(leased)
     // A look that had no room, or filled it, may have left emissions that
-    // wait: the next round (when a handler ends) looks again.
-    if looks, claimed.count >= room { work.withLock { $0.deliveryLooks = true } }
+    // wait: the next round (when a handler ends) looks again. Filled as the
+    // database leased, whether or not each lease could start here (one
+    // already running here, or unreadable, takes room too).
+    if looks, leased.count >= room { work.withLock { $0.deliveryLooks = true } }
     for emission in claimed {
       group.addTask { await self.deliver(emission) }
     }

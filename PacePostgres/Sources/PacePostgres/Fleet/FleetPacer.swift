@@ -564,7 +564,9 @@ struct FleetWorkState: Sendable {
   /// fold reserved; when not `lookingAround`, no more than one for each
   /// finished emission (the next of its key). Reserved until the round's
   /// claims are in `delivering`: a fold meanwhile cannot lease into the
-  /// same room.
+  /// same room. A look made while a fold round holds room may find too
+  /// little: it sets `lookAwaitsFoldRoom`, so that the round's end wakes
+  /// the delivery loop to look again.
   mutating func reserveClaimRoom(_ maximum: Int, lookingAround: Bool) -> Int {
     var room = claimsNothing ? 0 : max(0, freeRoom(maximum) + finished.count)
     if !lookingAround { room = min(room, finished.count) }

@@ -318,7 +318,7 @@ struct FleetPacerTests {
         while !holding.withLock({ $0 }), ContinuousClock.now < deadline {
           try await Task.sleep(for: .milliseconds(10))
         }
-        #expect(holding.withLock { $0 })
+        try #require(holding.withLock { $0 }, "full's handler never began to hold \"a\"")
         try await running(idle) {
           // `idle` listens, and the looks around that its start and its
           // listener make have come and gone: only a notification has it
@@ -345,7 +345,8 @@ struct FleetPacerTests {
             Issue.record(
               """
               \(error); full: \(full.counters.withLock { $0 }); idle: \(idle.counters.withLock { $0 }); \
-              outbox: \(try await outbox(on: client)); listeners: \(try await listeners(on: client))
+              outbox: \((try? await outbox(on: client)).map { "\($0)" } ?? "unread"); \
+              listeners: \((try? await listeners(on: client)).map { "\($0)" } ?? "unread")
               """)
             throw error
           }
@@ -461,7 +462,7 @@ struct FleetPacerTests {
   /// The outbox's rows, for a failure's message.
   private func outbox(on client: PostgresClient) async throws -> [String] {
     let rows = try await client.query(
-      "SELECT id || ' ' || key || ' ' || coalesce(lease_owner, 'free') FROM \(unescaped: namespace.quoted).outbox ORDER BY id")
+      "SELECT id || ' ' || key || ' ' || coalesce(lease_owner || ' until ' || lease_expires_at, 'free') || ' delivery ' || deliveries FROM \(unescaped: namespace.quoted).outbox ORDER BY id")
     var lines: [String] = []
     for try await line in rows.decode(String.self) { lines.append(line) }
     return lines

@@ -47,12 +47,26 @@ import Testing
     #expect(!wokenAgain)
   }
 
-  @Test func roundThatHoldsNoRoom_oweNoLookAWake() {
+  @Test func roundThatHoldsNoRoom_owesNoWake() {
     var state = FleetWorkState()
     let round = state.beginFoldRound()  // a fold that emits nothing reserves nothing
     #expect(state.reserveClaimRoom(4, lookingAround: true) == 4)
     let woken = state.endFoldRound(round)
     #expect(!woken)
+  }
+
+  @Test func staleRoundsEnd_neitherWakesNorClearsTheCurrentRoundsNote() {
+    var state = FleetWorkState()
+    let old = state.beginFoldRound()
+    let stale = state.endFoldRound(old)  // it ran out of time
+    #expect(!stale)
+    let next = state.beginFoldRound()
+    #expect(state.reserveFoldRoom(4, wanted: 4, round: next) == 4)
+    #expect(state.reserveClaimRoom(4, lookingAround: true) == 0)
+    let late = state.endFoldRound(old)  // the old round's late answer
+    #expect(!late)
+    let woken = state.endFoldRound(next)
+    #expect(woken)
   }
 
   @Test func roundThatDoesNotLookAround_waitsForNoFoldRoom() {

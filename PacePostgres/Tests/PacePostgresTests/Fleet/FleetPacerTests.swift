@@ -271,11 +271,7 @@ struct FleetPacerTests {
         while try await !listens(on: client), ContinuousClock.now < deadline {
           try await Task.sleep(for: .milliseconds(10))
         }
-        var statements = -1
-        while pacer.counters.withLock({ $0.statements }) != statements, ContinuousClock.now < deadline {
-          statements = pacer.counters.withLock { $0.statements }
-          try await Task.sleep(for: .milliseconds(100))
-        }
+        try await untilQuiet(pacer, before: deadline)
         for key in 1...5 { try await pacer.send(key, for: "key-\(key)") }
       }
       // Batches of two, two and one, folded as the worker stopped: none
@@ -328,11 +324,7 @@ struct FleetPacerTests {
           while try await listeners(on: client) < 2, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(10))
           }
-          var statements = -1
-          while idle.counters.withLock({ $0.statements }) != statements, ContinuousClock.now < deadline {
-            statements = idle.counters.withLock { $0.statements }
-            try await Task.sleep(for: .milliseconds(100))
-          }
+          try await untilQuiet(idle, before: deadline)
           // Folded by `full`, which has no room: the emission waits, and the
           // fold tells the fleet, so `idle` looks and delivers it.
           let sentAt = ContinuousClock.now
@@ -444,6 +436,18 @@ struct FleetPacerTests {
 
   private func withFleet(_ body: (PostgresClient) async throws -> Void) async throws {
     try await withMigratedNamespace(namespace, body)
+  }
+
+  /// Returns once `pacer`'s worker made no statement for 100 ms (its rounds
+  /// have come and gone), or at `deadline`.
+  private func untilQuiet<Key, Machine>(_ pacer: FleetPacer<Key, Machine>, before deadline: ContinuousClock.Instant)
+    async throws
+  {
+    var statements = -1
+    while pacer.counters.withLock({ $0.statements }) != statements, ContinuousClock.now < deadline {
+      statements = pacer.counters.withLock { $0.statements }
+      try await Task.sleep(for: .milliseconds(100))
+    }
   }
 
   /// Whether a connection to this test's database listens for notifications.

@@ -189,13 +189,3 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     storage.capacity
   }
 }
-
-/// A keyed debounce: each key's values settle on their own
-/// (``KeyedPacer`` with ``DebounceStateMachine``).
-public typealias KeyedDebouncer<Key: Hashable & Sendable, Value: Sendable> =
-  KeyedPacer<Key, DebounceStateMachine<Value, DriverInstant>>
-
-/// A keyed throttle: at most one value per key per interval
-/// (``KeyedPacer`` with ``ThrottleStateMachine``).
-public typealias KeyedThrottler<Key: Hashable & Sendable, Value: Sendable> =
-  KeyedPacer<Key, ThrottleStateMachine<Value, DriverInstant>>

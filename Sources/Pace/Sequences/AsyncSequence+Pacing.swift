@@ -101,6 +101,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 
   /// Runs the elements through a policy of your own.
   ///
+  ///     // SampleStateMachine: a policy you write (the README's "Chaining stages" shows one).
   ///     let paced = events.paced(by: SampleStateMachine(interval: .milliseconds(300)))
   ///
   /// A policy generic over its instant, like Pace's own, is written with

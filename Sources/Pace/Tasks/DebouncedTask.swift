@@ -105,6 +105,7 @@ public final class DebouncedTask<Argument: Sendable, Success: Sendable>: Sendabl
   /// the task holds weakly: a `@MainActor` model passes itself.
   ///
   ///     @MainActor @Observable final class Editor {
+  ///       @ObservationIgnored
   ///       private lazy var saves = DebouncedTask<String, Void>(for: .seconds(1), owner: self) { editor, draft in
   ///         try await editor.persist(draft)   // on the main actor
   ///       }

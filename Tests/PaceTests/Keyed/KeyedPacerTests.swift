@@ -8,6 +8,7 @@ import Pace
 @_spi(Tools) import PaceMarbles
 import PaceStageText
 import PaceTesting
+import Synchronization
 import Testing
 
 /// Keyed pacers against one pacer per key, on one virtual clock: every key
@@ -155,6 +156,26 @@ import Testing
       #expect(keyed.byKey[key] == [key.isMultiple(of: 3) ? "w\(key)@5" : "v\(key)@3"], "key \(key)")
     }
     #expect(liveKeys == 0)
+  }
+
+  @Test func theShorthands_areKeyedPacersOfADebounceAndOfAThrottle() async {
+    let clock = VirtualClock()
+    let got = Mutex<[String]>([])
+    let saves = KeyedDebouncer<Int, String>(for: .frames(3), clock: clock) { key, value in
+      got.withLock { $0.append("debounce \(key) \(value)") }
+    }
+    let taps = KeyedThrottler<Int, String>(for: .frames(3), edges: .leading, clock: clock) { key, value in
+      got.withLock { $0.append("throttle \(key) \(value)") }
+    }
+    saves.send("a", for: 1)
+    saves.send("b", for: 1)
+    saves.send("c", for: 2)
+    taps.send("x", for: 1)
+    taps.send("y", for: 1)  // In the window of "x", and leading only: dropped.
+    clock.advance(to: .frame(3))
+    await clock.settle()
+    #expect(got.withLock { $0.sorted() } == ["debounce 1 b", "debounce 2 c", "throttle 1 x"])
+    #expect(saves.pendingCount == 0 && taps.pendingCount == 0)
   }
 
   @Test func cancellingOneKey_dropsOnlyItsPendingValue_andIdleKeysLeaveNoState() async throws {

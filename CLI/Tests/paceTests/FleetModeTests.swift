@@ -146,13 +146,22 @@ struct FleetModeTests {
     #expect(result.standardOutput == "")
   }
 
+  @Test func aBadURLInTheEnvironment_isNamedAsTheEnvironmentVariable() throws {
+    let result = try PaceExecutable.run(
+      ["debounce", "1s"], input: Array("x\n".utf8), environment: ["PACE_POSTGRES_URL": "notaurl"])
+    #expect(result.status == 2)
+    #expect(
+      result.standardError
+        == "pace: error: PACE_POSTGRES_URL needs a URL such as postgres://user@host/database (got 'notaurl')\n")
+  }
+
   @Test func unreachableServer_exits1WithOneLineSayingWhy() throws {
     let result = try PaceExecutable.run(
       ["--postgres", "postgres://pace@/db?host=/tmp/pace-no-such-server", "debounce", "1s"], input: Array("x\n".utf8))
     #expect(result.status == 1)
     #expect(
-      result.standardError.hasPrefix(
-        "pace: error: cannot connect to PostgreSQL at /tmp/pace-no-such-server/.s.PGSQL.5432: "))
+      result.standardError
+        == "pace: error: cannot connect to PostgreSQL at /tmp/pace-no-such-server/.s.PGSQL.5432: No such file or directory\n")
     #expect(result.standardError.split(separator: "\n").count == 1)
   }
 

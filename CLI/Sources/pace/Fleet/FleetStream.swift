@@ -92,7 +92,7 @@ struct FleetStream {
     } catch {
       let reason: String
       if let error = error as? PSQLError {
-        reason = error.serverInfo?[.message] ?? error.underlying.map { "\($0)" } ?? "\(error.code)"
+        reason = error.serverInfo?[.message] ?? error.underlying.map { ConnectionFailure.reason("\($0)") } ?? "\(error.code)"
       } else {
         reason = "\(error)"
       }

@@ -252,7 +252,13 @@ struct StreamCommand: AsyncParsableCommand {
     }
     var environment: [String: String] = [:]
     for name in ["PGUSER", "USER", "PGPASSWORD"] { environment[name] = Self.environment(name) }
-    let url = try PostgresURL(text, environment: environment)
+    let url: PostgresURL
+    do {
+      url = try PostgresURL(text, environment: environment)
+    } catch where postgres == nil && error.message.hasPrefix("--postgres") {
+      // The URL came from the environment: say so, not an option not given.
+      throw UsageError("PACE_POSTGRES_URL" + error.message.dropFirst("--postgres".count))
+    }
     let namespace: PaceNamespace
     do {
       namespace = try PaceNamespace(self.namespace ?? "pace")

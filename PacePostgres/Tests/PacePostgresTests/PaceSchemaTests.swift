@@ -74,6 +74,41 @@ struct PaceSchemaTests {
     }
   }
 
+  /// A worker's start-up check looks for the version table on a pooled
+  /// connection before the namespace exists; `migrate` may then get that
+  /// connection, wait on the migration lock while another process creates
+  /// the tables, and must see them. (A `to_regclass` on that connection kept
+  /// answering "none" from the session's catalog cache, which an advisory
+  /// lock does not refresh, while the tables were there: the namespace was
+  /// refused as "not a Pace schema".)
+  @Test func migrate_onAConnectionThatLookedBeforeAnotherMigratorCreated_findsItUpToDate() async throws {
+    let server = try TestPostgresServer.required()
+    let database = try await server.makeDatabase()
+    let schema = self.schema
+    try await server.withClient(database: database) { holder in
+      try await server.withClient(database: database, maximumConnections: 1) { late in
+        // Its one connection looks first, as a worker starting up does.
+        #expect(try await schema.installedVersion(on: late) == nil)
+        try await withThrowingTaskGroup(of: PaceSchema.Migration.self) { group in
+          try await holder.withTransaction(logger: TestPostgresServer.logger) { connection in
+            let lockName = PaceSchema.migrationLockName(schema.namespace)
+            try await connection.query(
+              "SELECT pg_advisory_xact_lock(hashtextextended(\(lockName), 0))", logger: TestPostgresServer.logger)
+            group.addTask { try await schema.migrate(on: late) }
+            try await waitUntilWaitingOnAdvisoryLocks(1, on: connection)
+            // Another migrator creates the tables meanwhile, as `migrate` does.
+            for statement in SchemaMigrations.statements(toVersion: PaceSchema.version, in: schema.namespace) {
+              try await connection.query(statement, logger: TestPostgresServer.logger)
+            }
+            try await connection.query(
+              "INSERT INTO fleet.schema_version (version) VALUES (\(PaceSchema.version))", logger: TestPostgresServer.logger)
+          }
+          for try await result in group { #expect(result == .upToDate) }
+        }
+      }
+    }
+  }
+
   @Test func migrate_schemaCreatedEmptyBeforehand_createsTheTables() async throws {
     try await withDatabase { client in
       try await client.query("CREATE SCHEMA fleet")

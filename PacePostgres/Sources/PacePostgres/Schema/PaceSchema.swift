@@ -207,11 +207,20 @@ public struct PaceSchema: Sendable, Hashable {
     on connection: PostgresConnection,
     logger: Logger
   ) async throws -> Int? {
-    let table = "\(namespace.quoted).schema_version"
-    let exists = try await connection.query("SELECT to_regclass(\(table)) IS NOT NULL", logger: logger)
+    // Read from `pg_class` itself, not through `to_regclass`: a session
+    // answers `to_regclass` from its catalog cache, which a migrator that
+    // waited on the advisory lock (no relation lock) has not refreshed, so
+    // it could miss tables another migrator committed meanwhile. Reading
+    // `pg_class` locks it, which takes in every change committed so far.
+    let exists = try await connection.query(
+      """
+      SELECT EXISTS (SELECT FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                     WHERE n.nspname = \(namespace.name) AND c.relname = 'schema_version')
+      """, logger: logger)
     for try await hasTable in exists.decode(Bool.self) where !hasTable {
       return nil
     }
+    let table = "\(namespace.quoted).schema_version"
     let rows = try await connection.query("SELECT version FROM \(unescaped: table)", logger: logger)
     var versions: [Int] = []
     for try await version in rows.decode(Int32.self) {

@@ -103,12 +103,19 @@ final class TestPostgresServer: Sendable {
     PostgresClient.Configuration(unixSocketPath: socketPath, username: Self.user, password: nil, database: database)
   }
 
-  /// Runs `body` with a running client of `database`, then shuts the client down.
+  /// Runs `body` with a running client of `database`, then shuts the client
+  /// down; with `maximumConnections`, a client of at most that many.
   func withClient<Result: Sendable>(
     database: String,
+    maximumConnections: Int? = nil,
     _ body: (PostgresClient) async throws -> Result
   ) async throws -> Result {
-    let client = PostgresClient(configuration: configuration(database: database), backgroundLogger: Self.logger)
+    var configuration = configuration(database: database)
+    if let maximumConnections {
+      configuration.options.maximumConnections = maximumConnections
+      configuration.options.minimumConnections = min(configuration.options.minimumConnections, maximumConnections)
+    }
+    let client = PostgresClient(configuration: configuration, backgroundLogger: Self.logger)
     return try await withThrowingTaskGroup(of: Void.self) { group in
       group.addTask { await client.run() }
       defer { group.cancelAll() }

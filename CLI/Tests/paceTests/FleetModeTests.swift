@@ -114,6 +114,37 @@ struct FleetModeTests {
     #expect(String(decoding: errors.wait(), as: UTF8.self) == "")
   }
 
+  /// SIGTERM stops the running command and gives its emission back to the
+  /// fleet at once: another `pace` runs it again well before its lease (30 s)
+  /// would expire. (The worker gives leases back through the client, which
+  /// the signal stopped at the same moment before: the lease stayed.)
+  @Test func sigterm_midCommand_givesTheEmissionBackForAnotherPaceAtOnce() throws {
+    let server = try ThrowawayPostgres.required()
+    let ran = try TemporaryFile()
+    let arguments = [
+      "--postgres", server.url, "--namespace", "giveback", "debounce", "100ms",
+      "--", "sh", "-c", "echo \"ran $PACE_LINE\" >> \(ran.path); sleep 30",
+    ]
+    let first = try PaceExecutable.launch(arguments)
+    first.input.fileHandleForWriting.write(Data("job\n".utf8))  // The input stays open.
+    #expect(Self.until(within: .seconds(20)) { (try? ran.contents()) == "ran job\n" }, "the first pace never ran the job")
+    let errors = ReadToEnd(first.error.fileHandleForReading)
+    #expect(PaceExecutable.signal(SIGTERM, pid: first.process.processIdentifier), "pace never handled SIGTERM")
+    first.process.waitUntilExit()
+    #expect(first.process.terminationStatus == 143)
+    #expect(String(decoding: errors.wait(), as: UTF8.self) == "")  // A stop, not a failure: nothing to warn of.
+    let stopped = ContinuousClock.now
+    let second = try PaceExecutable.launch(arguments)  // No input of its own: it delivers what falls to it.
+    defer {
+      _ = PaceExecutable.signal(SIGTERM, pid: second.process.processIdentifier)
+      second.process.waitUntilExit()
+    }
+    #expect(
+      Self.until(within: .seconds(20)) { (try? ran.contents()) == "ran job\nran job\n" },
+      "the second pace never ran the job given back")
+    #expect(ContinuousClock.now - stopped < .seconds(15), "run again only as its 30 s lease expired")
+  }
+
   @Test func defaultURL_isPacePostgresURL_butNotForReplay() throws {
     let server = try ThrowawayPostgres.required()
     let shared = try PaceExecutable.run(
@@ -163,6 +194,16 @@ struct FleetModeTests {
       result.standardError
         == "pace: error: cannot connect to PostgreSQL at /tmp/pace-no-such-server/.s.PGSQL.5432: No such file or directory\n")
     #expect(result.standardError.split(separator: "\n").count == 1)
+  }
+
+  /// Polls `condition` every 20 ms until it holds (true) or `limit` passes (false).
+  private static func until(within limit: Duration, _ condition: () -> Bool) -> Bool {
+    let deadline = ContinuousClock.now + limit
+    while ContinuousClock.now < deadline {
+      if condition() { return true }
+      Thread.sleep(forTimeInterval: 0.02)
+    }
+    return condition()
   }
 
   /// Runs `count` of `body` at once, each on a thread of its own, as

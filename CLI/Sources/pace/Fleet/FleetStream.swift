@@ -59,25 +59,41 @@ struct FleetStream {
   private func runToTheEnd(logger: Logger) async throws {
     try await checkConnection(logger: logger)
     let client = PostgresClient(configuration: url.configuration, backgroundLogger: logger)
-    try await withThrowingDiscardingTaskGroup { group in
-      group.addTask { await client.run() }
-      try await PaceSchema(namespace: namespace).migrate(on: client, logger: logger)
-      let command = command
-      let pacer = FleetPacer(
-        .stages(stages), name: pacerName, namespace: namespace, client: client, logger: logger
-      ) { (emission: FleetEmission<FleetLineKey, FleetLine>) in
-        try await Self.deliver(emission, running: command)
+    // Not a child of this task, which a signal cancels: the worker, when
+    // cancelled, gives its leases back through the client, which must
+    // still run then. It stops once the worker is done.
+    let connections = Task { await client.run() }
+    let failure: (any Error)?
+    do {
+      try await pace(on: client, logger: logger)
+      failure = nil
+    } catch {
+      failure = error
+    }
+    connections.cancel()
+    await connections.value
+    if let failure { throw failure }
+  }
+
+  /// Migrates, then sends the input and delivers until what it led to is
+  /// delivered (or the task is cancelled, when the worker gives back what
+  /// it holds).
+  private func pace(on client: PostgresClient, logger: Logger) async throws {
+    try await PaceSchema(namespace: namespace).migrate(on: client, logger: logger)
+    let command = command
+    let pacer = FleetPacer(
+      .stages(stages), name: pacerName, namespace: namespace, client: client, logger: logger
+    ) { (emission: FleetEmission<FleetLineKey, FleetLine>) in
+      try await Self.deliver(emission, running: command)
+    }
+    try await withThrowingTaskGroup(of: Void.self) { fleet in
+      fleet.addTask { try await pacer.run() }
+      fleet.addTask {
+        try await send(Self.lines(), to: pacer)
+        pacer.shutDownGracefully()
       }
-      try await withThrowingTaskGroup(of: Void.self) { fleet in
-        fleet.addTask { try await pacer.run() }
-        fleet.addTask {
-          try await send(Self.lines(), to: pacer)
-          pacer.shutDownGracefully()
-        }
-        // The first error (the worker's, a send's, the input's) ends both.
-        try await fleet.waitForAll()
-      }
-      group.cancelAll()
+      // The first error (the worker's, a send's, the input's) ends both.
+      try await fleet.waitForAll()
     }
   }
 

@@ -689,7 +689,8 @@ extension FleetPacer {
   func renewLeases() async {
     let ns = namespace.quoted
     while !Task.isCancelled {
-      try? await Task.sleep(for: configuration.lease / 3)
+      // Cancelled, the worker is stopping: it gives its leases back itself.
+      do { try await Task.sleep(for: configuration.lease / 3) } catch { return }
       let ids = work.withLock { Array($0.delivering) }
       guard !ids.isEmpty else { continue }
       do {
@@ -706,8 +707,10 @@ extension FleetPacer {
             logger: logger)
         }
         counters.withLock { $0.statements += 1 }
-      } catch {
+      } catch where !Task.isCancelled {
         logger.warning("Fleet leases not renewed", metadata: ["error": "\(String(reflecting: error))"])
+      } catch {
+        return  // Stopping: not a failure to report.
       }
     }
   }

@@ -259,9 +259,12 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
   /// On a graceful shutdown it stops claiming, lets the handlers that run
   /// finish (for at most a ``FleetConfiguration/lease``), and returns. When
   /// cancelled, it cancels the handlers that run and releases their leases,
-  /// so that another process delivers their emissions at once. Either way it
-  /// last waits for its calls that are still under way (a statement already
-  /// sent may still lease here), for at most
+  /// so that another process delivers their emissions at once. (It releases
+  /// them through the client, which must still run then: a `ServiceGroup`
+  /// that is cancelled stops its client at the same moment, and what could
+  /// not be given back is delivered elsewhere once its lease expires.)
+  /// Either way it last waits for its calls that are still under way (a
+  /// statement already sent may still lease here), for at most
   /// ``FleetConfiguration/answerTimeout``, and gives back every lease it
   /// still holds; a lease that such a call takes after that is delivered by
   /// another process once it expires.

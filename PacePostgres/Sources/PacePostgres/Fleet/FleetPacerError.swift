@@ -26,7 +26,7 @@ public struct FleetPacerError: Error, CustomStringConvertible, Sendable {
         reason = "PostgreSQL did not answer (\(error.code))"
       }
     } else if let timeout = error as? AnswerTimeout {
-      reason = "PostgreSQL did not answer within \(timeout.limit)"
+      reason = timeout.reason
     } else {
       reason = "PostgreSQL did not answer (\(error))"
     }
@@ -38,6 +38,14 @@ public struct FleetPacerError: Error, CustomStringConvertible, Sendable {
 /// A database call that took longer than its limit (see `withAnswerTimeout`).
 struct AnswerTimeout: Error {
   var limit: Duration
+
+  /// Why, in words: a client that cannot connect (no server, a refused
+  /// login, a database that does not exist) waits for a connection, and
+  /// only its own logger says why.
+  var reason: String {
+    "PostgreSQL did not answer within \(limit) (a client that cannot connect waits for a connection; "
+      + "its background logger says why, as \"Connection creation failed\", at level info)"
+  }
 }
 
 /// Runs `operation`, and throws `AnswerTimeout` when it has not returned

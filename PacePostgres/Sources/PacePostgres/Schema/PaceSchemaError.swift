@@ -44,7 +44,7 @@ public enum PaceSchemaError: Error, Hashable, CustomStringConvertible {
       "Pace namespace \(namespace.debugDescription) has no Pace tables; "
         + "call PaceSchema(namespace:).migrate(on:) when the process starts"
     case .noAnswer(let namespace, let limit):
-      "Pace namespace \(namespace.debugDescription) could not be migrated: PostgreSQL did not answer within \(limit)"
+      "Pace namespace \(namespace.debugDescription) could not be migrated: \(AnswerTimeout(limit: limit).reason)"
     case .olderVersion(let namespace, let found, let supported):
       "Pace namespace \(namespace.debugDescription) has schema version \(found), older than this library's "
         + "\(supported); call PaceSchema(namespace:).migrate(on:) when the process starts"

@@ -36,6 +36,10 @@ struct FleetStream {
   /// How many lines may wait to be sent.
   static let pendingLineLimit = 256
 
+  /// How long a stopped `pace` lets its worker give its leases back, once
+  /// its commands stopped, before it stops the client regardless.
+  static let giveBackTime = Duration.seconds(2)
+
   /// Runs to the end of the input and of what it led to. SIGINT and SIGTERM
   /// stop it at once: running commands are stopped and their emissions
   /// given back to the fleet, which runs them again.
@@ -61,11 +65,22 @@ struct FleetStream {
     let client = PostgresClient(configuration: url.configuration, backgroundLogger: logger)
     // Not a child of this task, which a signal cancels: the worker, when
     // cancelled, gives its leases back through the client, which must
-    // still run then. It stops once the worker is done.
+    // still run then. It stops once the worker is done, or, after a
+    // signal, once the running commands had their time to stop and the
+    // give-back a moment more: a server that went away must not hold the
+    // exit for a call's time limit.
     let connections = Task { await client.run() }
+    let grace = (command?.stopTimeout ?? .zero) + Self.giveBackTime
     let failure: (any Error)?
     do {
-      try await pace(on: client, logger: logger)
+      try await withTaskCancellationHandler {
+        try await pace(on: client, logger: logger)
+      } onCancel: {
+        Task {
+          try? await Task.sleep(for: grace)
+          connections.cancel()
+        }
+      }
       failure = nil
     } catch {
       failure = error

@@ -101,7 +101,8 @@ struct PaceSchemaTests {
               try await connection.query(statement, logger: TestPostgresServer.logger)
             }
             try await connection.query(
-              "INSERT INTO fleet.schema_version (version) VALUES (\(PaceSchema.version))", logger: TestPostgresServer.logger)
+              "INSERT INTO \(unescaped: schema.namespace.quoted).schema_version (version) VALUES (\(PaceSchema.version))",
+              logger: TestPostgresServer.logger)
           }
           for try await result in group { #expect(result == .upToDate) }
         }

@@ -210,8 +210,10 @@ public struct PaceSchema: Sendable, Hashable {
     // Read from `pg_class` itself, not through `to_regclass`: a session
     // answers `to_regclass` from its catalog cache, which a migrator that
     // waited on the advisory lock (no relation lock) has not refreshed, so
-    // it could miss tables another migrator committed meanwhile. Reading
-    // `pg_class` locks it, which takes in every change committed so far.
+    // it could miss tables another migrator committed meanwhile. A read of
+    // `pg_class` sees every committed row (a statement's new snapshot), and
+    // opening it takes in the pending cache updates, so that the `SELECT`
+    // of the version table below finds the table.
     let exists = try await connection.query(
       """
       SELECT EXISTS (SELECT FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace

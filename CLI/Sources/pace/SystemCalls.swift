@@ -35,6 +35,11 @@ enum SystemCalls {
     #endif
   }
 
+  /// The system's message for the error number `number` (`strerror`).
+  static func message(forError number: Int32) -> String {
+    String(cString: strerror(number))
+  }
+
   static func exit(_ status: Int32) -> Never {
     #if canImport(Darwin)
       Darwin.exit(status)

@@ -3,14 +3,6 @@
 // Licensed under Apache License v2.0. See LICENSE.txt for license information.
 //===----------------------------------------------------------------------===//
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Why a connection to the server failed, in the words of the system: the
 /// network library describes a refused connection as
 /// `Connection errors: SingleConnectionFailure(target: …, error: connection
@@ -23,6 +15,6 @@ enum ConnectionFailure {
     guard let range = description.ranges(of: "errno: ").last else { return description }
     let digits = description[range.upperBound...].prefix(while: \.isNumber)
     guard let number = Int32(digits), number > 0 else { return description }
-    return String(cString: strerror(number))
+    return SystemCalls.message(forError: number)
   }
 }

@@ -96,7 +96,7 @@ struct LineWriter {
       } else if errno == EPIPE {
         terminateProcess(status: 0)  // The reader has gone: nothing more to do.
       } else if errno != EINTR {
-        let reason = String(cString: strerror(errno))
+        let reason = SystemCalls.message(forError: errno)
         FileDescriptorOutput.standardError.write("pace: error: cannot write the output: \(reason)\n")
         terminateProcess(status: 1)
       }

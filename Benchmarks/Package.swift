@@ -30,6 +30,8 @@ let package = Package(
     ),
     // Resident size and heap bytes in use, for the keyed benchmarks at scale.
     .target(name: "MemoryStats"),
+    // A bare timerfd's wake-up from one sleep: the fire latency benchmark's reference.
+    .target(name: "BareTimer"),
     .executableTarget(
       name: "PaceBenchmarks",
       dependencies: [
@@ -38,6 +40,7 @@ let package = Package(
         .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
         "Peers",
         "MemoryStats",
+        "BareTimer",
       ],
       path: "Benchmarks/PaceBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

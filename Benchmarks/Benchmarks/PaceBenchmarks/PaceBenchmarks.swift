@@ -225,6 +225,11 @@ let benchmarks: @Sendable () -> Void = {
         debounce.send(1)
         return debounce
       },
+      "bare timerfd (reference)": { deadline, done in
+        deadline(ContinuousClock.now + LatencyProbe.interval)
+        BareTimerThread.shared.wait(LatencyProbe.interval, then: done)
+        return BareTimerThread.shared
+      },
     ])
   }
 

@@ -14,7 +14,9 @@ enum LatencyProbe {
   static let interval = Duration.milliseconds(milliseconds)
 
   /// The contenders of the fire latency benchmark, in the order of its first turn.
-  static let contenders = ["Pace Debouncer", "Pace Debouncer inline", "DispatchWorkItem", "OpenCombine"]
+  static let contenders = [
+    "Pace Debouncer", "Pace Debouncer inline", "DispatchWorkItem", "OpenCombine", "bare timerfd (reference)",
+  ]
 
   /// The metric of `contender`'s lateness; `compare` reads "<contender> | late (µs)".
   static func lateMetric(of contender: String) -> BenchmarkMetric {

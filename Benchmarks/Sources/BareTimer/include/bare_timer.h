@@ -1,0 +1,21 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Pace open source project.
+// Licensed under Apache License v2.0. See LICENSE.txt for license information.
+//===----------------------------------------------------------------------===//
+
+#ifndef PACE_BENCHMARKS_BARE_TIMER_H
+#define PACE_BENCHMARKS_BARE_TIMER_H
+
+#include <stdint.h>
+
+/// The clock of ``c_pace_bare_timer_wait_until``, in nanoseconds: Linux's CLOCK_BOOTTIME, the clock of
+/// `ContinuousClock` there; the monotonic clock elsewhere.
+int64_t c_pace_bare_timer_now(void);
+
+/// Blocks the calling thread until its clock reads `deadline_ns`, in one
+/// sleep, the way Pace's timer thread waited before it learnt to wake early (Linux: an absolute timerfd and a blocking
+/// read; elsewhere: an absolute `clock_nanosleep`). Returns 0, or -1 if the
+/// timer could not be made.
+int c_pace_bare_timer_wait_until(int64_t deadline_ns);
+
+#endif

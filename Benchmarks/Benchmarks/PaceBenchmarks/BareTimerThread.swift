@@ -8,12 +8,12 @@ import Foundation
 import BareTimer
 
 /// The reference of the fire latency benchmark: a thread of its own that
-/// sleeps once until each deadline on a bare `timerfd`, and calls back at once.
-/// It shows how late this machine wakes a thread from one long sleep (on the
-/// CI machine, a VM, 104 to 132 µs at p50), the part of any timer's lateness
-/// that is the kernel's and the host's. Pace's timer thread wakes a little
-/// ahead of a lone deadline and sleeps the rest (`KernelTimerScheduler.wakeLead`),
-/// so it can come in under this line; the peers cannot.
+/// sleeps once until each deadline on a bare `timerfd` (elsewhere than Linux,
+/// `nanosleep`), and calls back at once. It shows how late this machine wakes
+/// a thread that sleeps once until its deadline (on the CI machine, a VM,
+/// 104 to 132 µs at p50). Pace's timer thread wakes a little ahead of a lone
+/// deadline and sleeps the rest (`KernelTimerScheduler.wakeLead`), so it can
+/// come in under this line; the peers cannot.
 final class BareTimerThread: @unchecked Sendable {
   // @unchecked Sendable: `request` is written and taken under `lock`; the
   // semaphore hands each one to the thread.

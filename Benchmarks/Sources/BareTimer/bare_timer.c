@@ -23,6 +23,8 @@ int c_pace_bare_timer_wait_until(int64_t deadline) {
   static __thread int descriptor = -1;
   if (descriptor < 0) descriptor = timerfd_create(BARE_TIMER_CLOCK, TFD_CLOEXEC);
   if (descriptor < 0) return -1;
+  // A zero it_value would disarm the timer: a deadline at the clock's epoch is due.
+  if (deadline < 1) deadline = 1;
   struct itimerspec spec = {0};
   spec.it_value.tv_sec = (time_t)(deadline / 1000000000);
   spec.it_value.tv_nsec = (long)(deadline % 1000000000);
@@ -36,7 +38,11 @@ int c_pace_bare_timer_wait_until(int64_t deadline) {
 
 #else
 
+#if defined(__APPLE__)
+#define BARE_TIMER_CLOCK CLOCK_MONOTONIC_RAW  // What ContinuousClock reads on Darwin.
+#else
 #define BARE_TIMER_CLOCK CLOCK_MONOTONIC
+#endif
 
 int64_t c_pace_bare_timer_now(void);
 

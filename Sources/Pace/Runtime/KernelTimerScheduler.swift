@@ -31,10 +31,10 @@
   ///
   /// For a deadline further off than ``wakeLead``, the thread wakes twice:
   /// once that much ahead of it, and then at the deadline. A thread that has
-  /// slept long wakes late, since its core has gone idle (on a virtual
-  /// machine, its virtual CPU has been handed back to the host); one that has
-  /// just slept wakes fast. Nothing fires at the early wake-up, which only
-  /// arms the timer again. Timers due close together never wake early.
+  /// slept long wakes late (on a virtual machine, likely because the host
+  /// has given its idle virtual CPU away); one that has just slept wakes
+  /// fast. Nothing fires at the early wake-up, which only arms the timer
+  /// again. Timers due close together never wake early.
   final class KernelTimerScheduler: TimerScheduler, @unchecked Sendable {
     // @unchecked Sendable: its state is behind `state`'s lock; the rest is immutable.
     /// The process's scheduler; `nil` if the kernel refused a `timerfd` or a
@@ -62,11 +62,10 @@
     /// is further off than this.
     ///
     /// Measured on the CI machine (a 2-core VM) with a bare `timerfd` and a
-    /// 20 ms sleep (`Benchmarks/compare`'s fire latency floor): 104 to 132 µs
-    /// late at p50 from one long sleep; 27 to 43 µs with a first wake-up 200
-    /// or 400 µs ahead (KVM polls a halted virtual CPU for 200 µs before it
-    /// gives it back). The cost is one more wake-up of this thread per
-    /// deadline that stands alone.
+    /// 20 ms sleep, in C (`Benchmarks/NOTES.md`): 81 to 120 µs late at p50
+    /// from one sleep; 27 to 43 µs with a first wake-up 200 or 400 µs ahead,
+    /// 41 to 45 µs with one 1 ms ahead. The cost is one more wake-up of this
+    /// thread per deadline that stands alone.
     static let wakeLead: Int64 = 250_000
 
     private let state = LockedState(State())
@@ -191,8 +190,14 @@
     /// ahead of it if it is further off than that, else at it.
     private func armTimerDescriptor(for deadline: Int64, now: Int64, _ state: inout State) {
       state.armedDeadline = deadline
-      let early = deadline &- Self.wakeLead
-      c_pace_timerfd_arm(timerDescriptor, early > now ? early : deadline)
+      c_pace_timerfd_arm(timerDescriptor, Self.wakeTime(for: deadline, now: now))
+    }
+
+    /// When the thread wakes for `deadline`: ``wakeLead`` ahead of it if that
+    /// is still after `now`, else at the deadline itself.
+    static func wakeTime(for deadline: Int64, now: Int64) -> Int64 {
+      let (early, overflow) = deadline.subtractingReportingOverflow(wakeLead)
+      return !overflow && early > now ? early : deadline
     }
   }
 #endif

@@ -11,15 +11,20 @@
   @testable import Pace
 
   /// The kernel scheduler's timer thread on the real clock. Every deadline here is already due
-  /// (or an hour away), so no test waits on time passing.
+  /// (or an hour away), but one a few milliseconds off, for the early wake-up; no outcome
+  /// depends on how long anything takes.
   @Suite struct KernelTimerSchedulerTests {
     /// Records each firing and resumes whoever waits for the first.
     final class Target: Sendable {
-      private let state = LockedState<(fired: [Bool], waiter: CheckedContinuation<Bool, Never>?)>(([], nil))
+      private let state = LockedState<
+        (fired: [Bool], firedAt: [DriverInstant], waiter: CheckedContinuation<Bool, Never>?)
+      >(([], [], nil))
 
       func timerFired(onTimerThread: Bool) -> TimerDelivery? {
+        let now = KernelTimerScheduler.shared?.now
         let waiter = state.withLock { state in
           state.fired.append(onTimerThread)
+          if let now { state.firedAt.append(now) }
           defer { state.waiter = nil }
           return state.waiter
         }
@@ -40,6 +45,8 @@
       }
 
       var firings: Int { state.withLock { $0.fired.count } }
+      /// The scheduler's clock as each firing began.
+      var firedAt: [DriverInstant] { state.withLock { $0.firedAt } }
       var id: ObjectIdentifier { ObjectIdentifier(self) }
       var owner: TimerOwner { TimerOwner(self) }
       static let fire: TimerCallback = { target, onTimerThread in
@@ -65,6 +72,33 @@
       scheduler.arm(later.owner, at: fromNow(0), fire: Target.fire)
       _ = await later.firstFiring()
       #expect(target.firings == 1)
+    }
+
+    @Test func aDeadlineFurtherOffThanTheLead_wakesTheThreadThatMuchAhead_elseAtTheDeadline() {
+      let lead = KernelTimerScheduler.wakeLead
+      let now: Int64 = 1_000_000_000
+      // A lone deadline 20 ms off: first woken ahead of it, with the rest to sleep.
+      #expect(KernelTimerScheduler.wakeTime(for: now + 20_000_000, now: now) == now + 20_000_000 - lead)
+      // Once woken ahead, or when the deadline is close or past: woken at the deadline itself.
+      #expect(KernelTimerScheduler.wakeTime(for: now + lead, now: now) == now + lead)
+      #expect(KernelTimerScheduler.wakeTime(for: now + lead - 1, now: now) == now + lead - 1)
+      #expect(KernelTimerScheduler.wakeTime(for: now + lead + 1, now: now) == now + 1)
+      #expect(KernelTimerScheduler.wakeTime(for: now, now: now) == now)
+      #expect(KernelTimerScheduler.wakeTime(for: now - 5, now: now) == now - 5)
+      // No wrap-around at the ends of the range: never an early wake after the deadline.
+      #expect(KernelTimerScheduler.wakeTime(for: .min + 1, now: now) == .min + 1)
+      #expect(KernelTimerScheduler.wakeTime(for: .max - 1, now: now) == .max - 1 - lead)
+    }
+
+    @Test func aTimerAFewMillisecondsOff_firesAtOrAfterItsDeadline() async {
+      // The thread first wakes ahead of this deadline, finds nothing due, and
+      // sleeps again: the timer still fires once, and not before its deadline.
+      let target = Target()
+      let deadline = fromNow(3_000_000)
+      scheduler.arm(target.owner, at: deadline, fire: Target.fire)
+      _ = await target.firstFiring()
+      #expect(target.firedAt.count == 1)
+      #expect(target.firedAt.allSatisfy { $0 >= deadline })
     }
 
     @Test func aCancelledTimer_isGone() {

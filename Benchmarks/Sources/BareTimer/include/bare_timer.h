@@ -8,14 +8,15 @@
 
 #include <stdint.h>
 
-/// The clock of ``c_pace_bare_timer_wait_until``, in nanoseconds: Linux's CLOCK_BOOTTIME, the clock of
-/// `ContinuousClock` there; the monotonic clock elsewhere.
+/// The clock of ``c_pace_bare_timer_wait_until``, in nanoseconds: the clock `ContinuousClock` reads (Linux's
+/// CLOCK_BOOTTIME, Darwin's CLOCK_MONOTONIC_RAW, else CLOCK_MONOTONIC).
 int64_t c_pace_bare_timer_now(void);
 
-/// Blocks the calling thread until its clock reads `deadline_ns`, in one
-/// sleep, the way Pace's timer thread waited before it learnt to wake early (Linux: an absolute timerfd and a blocking
-/// read; elsewhere: an absolute `clock_nanosleep`). Returns 0, or -1 if the
-/// timer could not be made.
+/// Blocks the calling thread until its clock reads `deadline_ns` (Linux: an
+/// absolute timerfd and one blocking read, the way Pace's timer thread
+/// waited before it learnt to wake early; elsewhere: `nanosleep` for what is
+/// left, again after an interruption). Returns 0, or -1 if the timer could
+/// not be made or the wait failed.
 int c_pace_bare_timer_wait_until(int64_t deadline_ns);
 
 #endif

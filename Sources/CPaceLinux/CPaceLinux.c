@@ -91,6 +91,11 @@ void c_pace_futex_wait(uint32_t *word, uint32_t expected) {
   syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
 }
 
+void c_pace_futex_wait_for(uint32_t *word, uint32_t expected, int64_t timeout_ns) {
+  struct timespec timeout = {(time_t)(timeout_ns / 1000000000), (long)(timeout_ns % 1000000000)};
+  syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, expected, &timeout, NULL, 0);
+}
+
 void c_pace_futex_wake_one(uint32_t *word) {
   syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }

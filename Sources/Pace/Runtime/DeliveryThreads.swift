@@ -19,7 +19,10 @@
   /// ``maximumThreadCount``; past that, deliveries wait their turn). Threads
   /// stay for the life of the process, as many as deliveries once ran at the
   /// same time. Each runs one long-lived task that awaits the deliveries in
-  /// turn, as the timer thread does, so a delivery allocates nothing.
+  /// turn, as the timer thread does, so a delivery allocates nothing. When
+  /// the timer thread wakes ahead of a deadline, it readies the thread the
+  /// next delivery will go to (``ready()``), which then waits on a core that
+  /// has just run, and wakes fast.
   @usableFromInline
   final class DeliveryThreads: Sendable {
     /// The process's delivery threads; `nil` when the kernel refused the first
@@ -35,6 +38,20 @@
       var owner: TimerOwner
       var delivery: TimerDelivery
     }
+
+    /// What a worker's futex word says.
+    enum Word {
+      /// Asleep until an item comes.
+      static let idle: UInt32 = 0
+      /// An item was handed over.
+      static let assigned: UInt32 = 1
+      /// Woken by ``DeliveryThreads/ready()``: an item may come soon.
+      static let ready: UInt32 = 2
+    }
+
+    /// How long a thread woken by ``ready()`` waits for an item before it
+    /// goes back to sleep until one comes.
+    static let readyWait: Int64 = 1_000_000
 
     /// One thread: the futex word it sleeps on, and the item handed to it.
     final class Worker: @unchecked Sendable {
@@ -72,7 +89,7 @@
       let (woken, startsThread) = state.withLock { state -> (Worker?, Bool) in
         if let worker = state.idle.popLast() {
           worker.assigned = item
-          c_pace_store_release(worker.word, 1)
+          c_pace_store_release(worker.word, Word.assigned)
           return (worker, false)
         }
         state.waiting.append(item)
@@ -106,6 +123,20 @@
 
     /// The next item for `worker`: a waiting one, or, after sleeping, the one
     /// handed to it.
+    /// Wakes the thread that the next delivery will go to, if it sleeps, so
+    /// that it waits for that delivery for a while (``readyWait``) on a core
+    /// that has just run. The timer thread calls it when it wakes ahead of a
+    /// deadline (``KernelTimerScheduler/wakeLead``): a thread woken from a
+    /// long sleep wakes late, one that has just slept wakes fast.
+    func ready() {
+      let woken = state.withLock { state -> Worker? in
+        guard let worker = state.idle.last, c_pace_load_acquire(worker.word) == Word.idle else { return nil }
+        c_pace_store_release(worker.word, Word.ready)
+        return worker
+      }
+      if let woken { c_pace_futex_wake_one(woken.word) }
+    }
+
     private func next(for worker: Worker) -> Item {
       let waiting = state.withLock { state -> Item? in
         if state.waitingHead < state.waiting.count {
@@ -115,15 +146,24 @@
           }
           return state.waiting[state.waitingHead]
         }
-        c_pace_store_release(worker.word, 0)
+        c_pace_store_release(worker.word, Word.idle)
         state.idle.append(worker)
         return nil
       }
       if let waiting { return waiting }
       while true {
-        c_pace_futex_wait(worker.word, 0)  // Returns at once if an item was handed over meanwhile.
-        guard c_pace_load_acquire(worker.word) == 1 else { continue }  // A spurious wake-up.
-        if let item = state.withLock({ _ in worker.assigned.take() }) { return item }
+        switch c_pace_load_acquire(worker.word) {
+        case Word.idle:
+          c_pace_futex_wait(worker.word, Word.idle)  // Returns at once if the word changed meanwhile.
+        case Word.ready:
+          c_pace_futex_wait_for(worker.word, Word.ready, Self.readyWait)
+          // No item came: back to sleep until one does, unless one came just now.
+          state.withLock { _ in
+            if c_pace_load_acquire(worker.word) == Word.ready { c_pace_store_release(worker.word, Word.idle) }
+          }
+        default:
+          if let item = state.withLock({ _ in worker.assigned.take() }) { return item }
+        }
       }
     }
   }

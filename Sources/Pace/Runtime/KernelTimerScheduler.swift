@@ -34,7 +34,9 @@
   /// slept long wakes late (on a virtual machine, likely because the host
   /// has given its idle virtual CPU away); one that has just slept wakes
   /// fast. Nothing fires at the early wake-up, which only arms the timer
-  /// again. Timers due close together never wake early.
+  /// again and readies the delivery thread the next handler may go to
+  /// (``DeliveryThreads/ready()``). Timers due close together never wake
+  /// early.
   final class KernelTimerScheduler: TimerScheduler, @unchecked Sendable {
     // @unchecked Sendable: its state is behind `state`'s lock; the rest is immutable.
     /// The process's scheduler; `nil` if the kernel refused a `timerfd` or a
@@ -162,6 +164,10 @@
           let owner = due.payload.owner.object
           if let delivery = due.payload.fire(owner, true) { await delivery(owner) }
         }
+        // Woken ahead of a deadline: the delivery thread it may hand a value to wakes now too.
+        if isWakeUp, state.withLock({ Self.isAhead(of: $0.armedDeadline, now: Self.kernelNanoseconds()) }) {
+          DeliveryThreads.shared?.ready()
+        }
         guard pthread_equal(pthread_self(), thread) != 0 else { return }
       }
     }
@@ -191,6 +197,11 @@
     private func armTimerDescriptor(for deadline: Int64, now: Int64, _ state: inout State) {
       state.armedDeadline = deadline
       c_pace_timerfd_arm(timerDescriptor, Self.wakeTime(for: deadline, now: now))
+    }
+
+    /// Whether a thread awake at `now` is ahead of `deadline` by no more than ``wakeLead``.
+    static func isAhead(of deadline: Int64, now: Int64) -> Bool {
+      deadline > now && deadline &- now <= wakeLead
     }
 
     /// When the thread wakes for `deadline`: ``wakeLead`` ahead of it if that

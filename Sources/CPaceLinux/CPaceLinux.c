@@ -92,6 +92,7 @@ void c_pace_futex_wait(uint32_t *word, uint32_t expected) {
 }
 
 void c_pace_futex_wait_for(uint32_t *word, uint32_t expected, int64_t timeout_ns) {
+  if (timeout_ns < 0) timeout_ns = 0;
   struct timespec timeout = {(time_t)(timeout_ns / 1000000000), (long)(timeout_ns % 1000000000)};
   syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, expected, &timeout, NULL, 0);
 }

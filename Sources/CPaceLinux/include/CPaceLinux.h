@@ -38,7 +38,8 @@ void c_pace_unlock(uint32_t *word);
 /// the kernel compares and sleeps atomically, so a wake-up is never lost.
 void c_pace_futex_wait(uint32_t *word, uint32_t expected);
 
-/// As `c_pace_futex_wait`, but for at most `timeout_ns` nanoseconds.
+/// As `c_pace_futex_wait`, but for at most `timeout_ns` nanoseconds (a
+/// negative one counts as zero).
 void c_pace_futex_wait_for(uint32_t *word, uint32_t expected, int64_t timeout_ns);
 
 /// Wakes one thread sleeping in `c_pace_futex_wait` on `word`.

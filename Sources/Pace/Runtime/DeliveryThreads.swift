@@ -6,6 +6,7 @@
 #if os(Linux) && !PACE_PORTABLE_RUNTIME
   import CPaceLinux
   import Glibc
+  import Synchronization
 
   /// Where a handler with no isolation of its own runs by default on Linux:
   /// a small pool of Pace's own threads that grows whenever every thread is
@@ -77,9 +78,28 @@
 
     private let state = LockedState(State())
 
-    private init?(startingOneThread: Void) {
+    /// Whether a pool was ever started (``shared`` is, by the first delivery
+    /// that needs it): a process whose handlers all run inline or on actors
+    /// has no thread to ready.
+    private static let isStarted = Atomic<Bool>(false)
+
+    /// ``ready()`` on ``shared``, if a pool was ever started.
+    static func readySharedIfStarted() {
+      if isStarted.load(ordering: .relaxed) { shared?.ready() }
+    }
+
+    /// Starts a pool with one thread; `nil` if the kernel refused it. Besides
+    /// ``shared``, only tests make one, to watch a pool no one else uses.
+    init?(startingOneThread: Void) {
       state.withLock { $0.threadCount = 1 }
       guard startDetachedThread(named: "Pace deliveries", { [self] in run(Worker()) }) else { return nil }
+      Self.isStarted.store(true, ordering: .relaxed)
+    }
+
+    /// The futex word of the thread the next delivery will go to, if one is
+    /// idle (``Word``); for tests.
+    var nextIdleWord: UInt32? {
+      state.withLock { state in state.idle.last.map { c_pace_load_acquire($0.word) } }
     }
 
     /// Runs `delivery` of `owner` on a thread of the pool, at once.
@@ -121,8 +141,6 @@
       }
     }
 
-    /// The next item for `worker`: a waiting one, or, after sleeping, the one
-    /// handed to it.
     /// Wakes the thread that the next delivery will go to, if it sleeps, so
     /// that it waits for that delivery for a while (``readyWait``) on a core
     /// that has just run. The timer thread calls it when it wakes ahead of a
@@ -137,6 +155,8 @@
       if let woken { c_pace_futex_wake_one(woken.word) }
     }
 
+    /// The next item for `worker`: a waiting one, or, after sleeping, the one
+    /// handed to it.
     private func next(for worker: Worker) -> Item {
       let waiting = state.withLock { state -> Item? in
         if state.waitingHead < state.waiting.count {

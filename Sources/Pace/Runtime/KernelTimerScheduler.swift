@@ -66,8 +66,10 @@
     /// Measured on the CI machine (a 2-core VM) with a bare `timerfd` and a
     /// 20 ms sleep, in C (`Benchmarks/NOTES.md`): 81 to 120 µs late at p50
     /// from one sleep; 27 to 43 µs with a first wake-up 200 or 400 µs ahead,
-    /// 41 to 45 µs with one 1 ms ahead. The cost is one more wake-up of this
-    /// thread per deadline that stands alone.
+    /// 41 to 45 µs with one 1 ms ahead. The cost, per deadline that stands
+    /// alone: one more wake-up of this thread, and, in a process that has
+    /// delivered on Pace's delivery threads, of one of them (which then waits
+    /// up to ``DeliveryThreads/readyWait`` for an item).
     static let wakeLead: Int64 = 250_000
 
     private let state = LockedState(State())
@@ -164,9 +166,10 @@
           let owner = due.payload.owner.object
           if let delivery = due.payload.fire(owner, true) { await delivery(owner) }
         }
-        // Woken ahead of a deadline: the delivery thread it may hand a value to wakes now too.
+        // Woken ahead of a deadline: the delivery thread it may hand a value
+        // to wakes now too, if the process delivers on those threads at all.
         if isWakeUp, state.withLock({ Self.isAhead(of: $0.armedDeadline, now: Self.kernelNanoseconds()) }) {
-          DeliveryThreads.shared?.ready()
+          DeliveryThreads.readySharedIfStarted()
         }
         guard pthread_equal(pthread_self(), thread) != 0 else { return }
       }

@@ -8,13 +8,18 @@
 
   @testable import Pace
 
-  /// Pace's delivery threads, handed deliveries directly. Whether a thread
-  /// readied by the timer thread gets its delivery while it waits for one,
-  /// or after it went back to sleep, every delivery must arrive.
-  @Suite struct DeliveryThreadsTests {
+  /// Pace's delivery threads, handed deliveries directly, each test on a pool
+  /// of its own that no other test uses. Whether a thread readied by the timer
+  /// thread gets its delivery while it waits for one, or after it went back to
+  /// sleep, every delivery must arrive; a lost one fails the time limit.
+  @Suite(.timeLimit(.minutes(1))) struct DeliveryThreadsTests {
     final class Owner: Sendable {}
 
-    let threads = try! #require(DeliveryThreads.shared)
+    let threads: DeliveryThreads
+
+    init() throws {
+      threads = try #require(DeliveryThreads(startingOneThread: ()))
+    }
 
     /// Hands `threads` one delivery and waits until it has run.
     func deliver(_ value: Int) async -> Int {
@@ -23,20 +28,26 @@
       }
     }
 
-    @Test func aDeliveryAfterReady_arrives() async {
+    /// Waits until the pool's next thread says `word`, checking every millisecond.
+    func waitUntilTheNextThread(says word: UInt32) async {
+      while threads.nextIdleWord != word { try? await Task.sleep(for: .milliseconds(1)) }
+    }
+
+    @Test func aReadiedThread_takesADeliveryThatComesWhileItWaits() async {
+      await waitUntilTheNextThread(says: DeliveryThreads.Word.idle)
       threads.ready()
+      #expect(threads.nextIdleWord == DeliveryThreads.Word.ready)
       #expect(await deliver(1) == 1)
     }
 
-    @Test func readyTwiceWithNoDelivery_thenDeliveriesStillArrive() async {
+    @Test func aReadiedThreadThatGetsNoDelivery_goesBackToSleep_andTakesTheNextOne() async {
+      await waitUntilTheNextThread(says: DeliveryThreads.Word.idle)
       threads.ready()
-      threads.ready()  // The thread is ready already: nothing to wake.
+      threads.ready()  // Ready already: nothing more to wake.
+      #expect(threads.nextIdleWord == DeliveryThreads.Word.ready)
+      // After `readyWait` with no delivery, it sleeps until one comes.
+      await waitUntilTheNextThread(says: DeliveryThreads.Word.idle)
       #expect(await deliver(2) == 2)
-      // A ready thread that no delivery comes to goes back to sleep (after
-      // `readyWait`) and still takes the next; one still waiting takes it at once.
-      threads.ready()
-      try? await Task.sleep(for: .milliseconds(5))
-      #expect(await deliver(3) == 3)
     }
 
     @Test func manyReadiesAndDeliveries_fromSeveralTasks_allArrive() async {

@@ -202,9 +202,10 @@
       c_pace_timerfd_arm(timerDescriptor, Self.wakeTime(for: deadline, now: now))
     }
 
-    /// Whether a thread awake at `now` is ahead of `deadline` by no more than ``wakeLead``.
+    /// Whether a thread awake at `now` is ahead of `deadline` by no more than
+    /// ``wakeLead``: the next wake-up for it is at the deadline itself.
     static func isAhead(of deadline: Int64, now: Int64) -> Bool {
-      deadline > now && deadline &- now <= wakeLead
+      deadline > now && wakeTime(for: deadline, now: now) == deadline
     }
 
     /// When the thread wakes for `deadline`: ``wakeLead`` ahead of it if that

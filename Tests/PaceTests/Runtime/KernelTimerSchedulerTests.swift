@@ -88,6 +88,12 @@
       // No wrap-around at the ends of the range: never an early wake after the deadline.
       #expect(KernelTimerScheduler.wakeTime(for: .min + 1, now: now) == .min + 1)
       #expect(KernelTimerScheduler.wakeTime(for: .max - 1, now: now) == .max - 1 - lead)
+      // Awake within the lead of a deadline, and only then, the thread is ahead of it.
+      #expect(KernelTimerScheduler.isAhead(of: now + lead, now: now))
+      #expect(KernelTimerScheduler.isAhead(of: now + 1, now: now))
+      #expect(!KernelTimerScheduler.isAhead(of: now + lead + 1, now: now))
+      #expect(!KernelTimerScheduler.isAhead(of: now, now: now))
+      #expect(!KernelTimerScheduler.isAhead(of: .max, now: now))
     }
 
     @Test func aTimerAFewMillisecondsOff_firesAtOrAfterItsDeadline() async {

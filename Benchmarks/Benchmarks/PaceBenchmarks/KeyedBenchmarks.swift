@@ -56,13 +56,12 @@ func registerKeyedBenchmarks() {
   }()
 
   // Each contender is sent to at random before it is measured (`warmUp`
-  // sends), as a running server's keys are, and measured in steady state.
-  // Right after a million keys are made, a keyed send took more: in a
-  // scratch loop (2026-11-28, three makings), the first thousand sends took
-  // 336 to 544 ns, falling over about five thousand to the steady 295 to
-  // 331 ns, while the dictionary's writes did not move. Five thousand sends
-  // bring too few slots into the cache to matter; what they warm is likely
-  // the page tables' lines for the slots' 20,000 pages (not checked further).
+  // sends, from the end of `randomKeys`, away from the measured ones), as a
+  // running server's keys are, and measured in steady state. Right after a
+  // million keys are made, a keyed send took more: in a scratch loop
+  // (2026-11-28, three makings), the first thousand sends took 336 to 544
+  // ns, falling over about five thousand to the steady 295 to 331 ns, while
+  // the dictionary's writes did not move. Why was not checked.
   let warmUp = 100_000
 
   Benchmark("keyed send random | Pace KeyedDebouncer", configuration: send) { benchmark in

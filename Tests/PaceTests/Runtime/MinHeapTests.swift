@@ -3,32 +3,49 @@
 // Licensed under Apache License v2.0. See LICENSE.txt for license information.
 //===----------------------------------------------------------------------===//
 
-@testable import Pace
 import Testing
 
-/// The heap under every lazy deadline queue: elements come out in order,
-/// whether inserted one by one or all at once by `replaceAll(with:)`
-/// (sorted, which is a heap), with ties and after removals.
+@testable import Pace
+
+/// The heap under every lazy deadline queue, against a sorted model: filled
+/// at once by `replaceAll(with:)` or one by one, with many ties, inserts
+/// and removals interleaved; the heap order holds after every change, the
+/// first element is always the model's, and an emptied heap gives its
+/// memory back.
 @Suite struct MinHeapTests {
-  @Test(arguments: [0, 1, 2, 3, 7, 64, 1_000])
-  func replaceAll_thenInsertsAndRemovals_comeOutInOrder(count: Int) {
-    var generator = SeededGenerator(seed: UInt64(count) &+ 1)
+  @Test(arguments: 0..<24)
+  func interleavedInsertsAndRemovals_keepTheHeapOrder_andComeOutInOrder(seed: Int) {
+    var generator = SeededGenerator(seed: UInt64(seed) &+ 1)
     let deadline = { (generator: inout SeededGenerator) in Int64.random(in: 0..<50, using: &generator) }  // Many ties.
-    var entries = (0..<count).map { KeyedTimerEntry(deadline: deadline(&generator), slot: $0) }
+    var nextSlot = 0
+    func entry(_ generator: inout SeededGenerator) -> KeyedTimerEntry {
+      defer { nextSlot += 1 }
+      return KeyedTimerEntry(deadline: deadline(&generator), slot: nextSlot)
+    }
     var heap = MinHeap<KeyedTimerEntry>()
-    heap.replaceAll(with: entries)
-    #expect(heap.count == count)
-    for (index, element) in heap.elements.enumerated() where index > 0 {
-      #expect(!element.comesBefore(heap.elements[(index - 1) / 2]), "element \(index) comes before its parent")
+    var model: [Int64] = []  // The deadlines in the heap, sorted.
+    func check(_ step: String) {
+      #expect(heap.count == model.count, "\(step)")
+      for (index, element) in heap.elements.enumerated() where index > 0 {
+        #expect(!element.comesBefore(heap.elements[(index - 1) / 2]), "\(step): element \(index) comes before its parent")
+      }
+      #expect(heap.first?.deadline == model.first, "\(step)")
     }
-    for slot in count..<(count + count / 2) {
-      let entry = KeyedTimerEntry(deadline: deadline(&generator), slot: slot)
-      heap.insert(entry)
-      entries.append(entry)
+    let start = (0..<Int.random(in: 0..<300, using: &generator)).map { _ in entry(&generator) }
+    heap.replaceAll(with: start)
+    model = start.map(\.deadline).sorted()
+    check("replaceAll")
+    for step in 0..<2_000 {
+      if model.isEmpty || Int.random(in: 0..<5, using: &generator) < 2 {
+        let new = entry(&generator)
+        heap.insert(new)
+        model.insert(new.deadline, at: model.firstIndex { $0 > new.deadline } ?? model.endIndex)
+      } else {
+        #expect(heap.removeFirst().deadline == model.removeFirst(), "step \(step)")
+      }
+      check("step \(step)")
     }
-    var popped: [KeyedTimerEntry] = []
-    while !heap.isEmpty { popped.append(heap.removeFirst()) }
-    #expect(popped.map(\.deadline) == entries.map(\.deadline).sorted())
-    #expect(Set(popped.map(\.slot)) == Set(entries.map(\.slot)))
+    while !heap.isEmpty { #expect(heap.removeFirst().deadline == model.removeFirst()) }
+    #expect(heap.elements.capacity <= TimerHeap<Int, Void>.retainedCapacity)
   }
 }

@@ -18,7 +18,7 @@ import Synchronization
 ///     wake.holdSends(until: .now + .milliseconds(10))
 ///     wake.sent()               // wakes the worker in 10 ms
 ///     await wake.wait()         // false: no alarm rang
-final class FleetWake: Sendable {
+final class FleetWake: DeadlineHolder {
   private struct State {
     var poked = false
     /// A send came and waits for the hold to end.
@@ -26,7 +26,8 @@ final class FleetWake: Sendable {
     var sendsHeldUntil: ContinuousClock.Instant?
     var alarm: ContinuousClock.Instant?
     var waiter: CheckedContinuation<Void, Never>?
-    var timer: Task<Void, Never>?
+    /// The timer's entry in the ``DeadlineWatcher``, while it is set.
+    var timer: UInt64?
 
     /// When the worker must wake without a poke: the alarm, or the end of
     /// the hold of a send that came during it, whichever is first.
@@ -37,13 +38,31 @@ final class FleetWake: Sendable {
   }
 
   private let state = Mutex(State())
+  private let watcher: DeadlineWatcher
+
+  /// A wake whose timer `watcher` watches: the process's, unless a test
+  /// gives its own.
+  init(watcher: DeadlineWatcher = .shared) {
+    self.watcher = watcher
+  }
 
   /// Wakes the worker now, or at once when it next waits.
   func poke() {
     let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
       state.poked = true
-      state.timer?.cancel()
+      stopTimer(&state)
+      defer { state.waiter = nil }
+      return state.waiter
+    }
+    waiter?.resume()
+  }
+
+  /// The timer rang: a poke, unless the timer of `id` was stopped or set anew since.
+  func deadlinePassed(_ id: UInt64) {
+    let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+      guard state.timer == id else { return nil }
       state.timer = nil
+      state.poked = true
       defer { state.waiter = nil }
       return state.waiter
     }
@@ -57,8 +76,7 @@ final class FleetWake: Sendable {
       state.sent = true
       guard let held = state.sendsHeldUntil, held > .now else {
         state.poked = true
-        state.timer?.cancel()
-        state.timer = nil
+        stopTimer(&state)
         defer { state.waiter = nil }
         return state.waiter
       }
@@ -111,8 +129,7 @@ final class FleetWake: Sendable {
     return state.withLock { state in
       state.poked = false
       state.sent = false  // The round that follows folds every send so far.
-      state.timer?.cancel()
-      state.timer = nil
+      stopTimer(&state)
       guard let alarm = state.alarm, alarm <= .now else { return false }
       state.alarm = nil
       return true
@@ -120,14 +137,13 @@ final class FleetWake: Sendable {
   }
 
   private func startTimer(_ state: inout State) {
-    state.timer?.cancel()
-    state.timer = nil
+    stopTimer(&state)
     guard let alarm = state.nextWake else { return }
-    state.timer = Task { [weak self] in
-      try? await Task.sleep(until: alarm, clock: .continuous)
-      guard !Task.isCancelled else { return }
-      self?.poke()
-    }
+    state.timer = watcher.add(self, deadline: alarm)
+  }
+
+  private func stopTimer(_ state: inout State) {
+    if let timer = state.timer { watcher.remove(timer) }
+    state.timer = nil
   }
 }
-

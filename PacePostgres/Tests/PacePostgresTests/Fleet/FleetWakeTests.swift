@@ -22,6 +22,21 @@ struct FleetWakeTests {
     #expect(await wake.wait() == true)
   }
 
+  @Test func wait_pokedBeforeItsAlarm_leavesNoTimerWatched_untilTheNextWait() async throws {
+    let watcher = DeadlineWatcher()
+    let wake = FleetWake(watcher: watcher)
+    wake.wake(at: .now + .milliseconds(30))
+    async let woken = wake.wait()
+    await waitUntilWaiting(wake)
+    #expect(watcher.count == 1)
+    wake.poke()
+    #expect(await woken == false)
+    #expect(watcher.count == 0)
+    // The alarm is still set: the next wait sets the timer for it again.
+    #expect(await wake.wait() == true)
+    #expect(watcher.count == 0)
+  }
+
   @Test func sent_withNoHold_wakesTheWaitingWorker() async {
     let wake = FleetWake()
     async let woken = wake.wait()

@@ -366,18 +366,19 @@ extension FleetPacer {
   /// first in its key's line is leased here, as a fold's is: room is
   /// reserved for as many as this process may still deliver.
   func fireRound(_ round: UInt64) async throws -> FoldOutcome {
-    let ns = namespace.quoted
     let maximum = configuration.maximumConcurrentDeliveries
     let (room, tellsFleet) = work.withLock { state in
       let room = state.reserveFoldRoom(maximum, wanted: maximum, round: round)
       return (room, !configuration.pollsOnly && state.tellsFleet(maximum))
     }
-    let rows = try await client.query(
-      """
-      SELECT o_id, o_key, o_value, o_emitted, o_leased, o_behind, a_now, a_due, a_lease_end FROM \(unescaped: ns).pace_fire(\(name),
-        \(configuration.foldBatchSize), \(owner), \(configuration.lease.microseconds) * interval '1 microsecond', \(room), \(tellsFleet))
-      """,
-      logger: logger)
+    var bindings = PostgresBindings(capacity: 6)
+    bindings.append(name)
+    bindings.append(Int64(configuration.foldBatchSize))
+    bindings.append(owner)
+    bindings.append(configuration.lease.microseconds)
+    bindings.append(Int64(room))
+    bindings.append(tellsFleet)
+    let rows = try await PreparedCall(prepared.fire, bindings).rows(on: client, logger: logger)
     let (leased, waiting, left, alarm) = try await readEmitted(rows)
     let dueLeft = (left ?? 0) > 0
     counters.withLock {
@@ -394,15 +395,15 @@ extension FleetPacer {
   /// left for want of room (a look around claims it), and the count of
   /// `pace_fire`'s last row (a row with no emission), if any.
   private func readEmitted(
-    _ rows: PostgresRowSequence
+    _ rows: some AsyncSequence<PostgresRow, any Error>
   ) async throws -> (leased: [LeasedEmission], waiting: Bool, left: Int64?, alarm: AlarmReading?) {
     var leased: [LeasedEmission] = []
     var waiting = false
     var left: Int64?
     var alarm: AlarmReading?
-    for try await (id, key, value, emitted, isLeased, isBehind, now, due, leaseEnd) in rows.decode(
-      (Int64?, String?, String?, Int64, Bool?, Bool?, Int64?, Int64?, Int64?).self)
-    {
+    for try await row in rows {
+      let (id, key, value, emitted, isLeased, isBehind, now, due, leaseEnd) = try row.decode(
+        (Int64?, String?, String?, Int64, Bool?, Bool?, Int64?, Int64?, Int64?).self)
       guard let id, let key, let value else {
         left = emitted
         if let now { alarm = AlarmReading(now: now, due: due, leaseEnd: leaseEnd) }
@@ -500,20 +501,20 @@ extension FleetPacer {
     let finished = work.withLock { Array($0.finished) }
     // A wait left untold needs the call even with no room: it tells the fleet.
     guard !finished.isEmpty || (capacity > 0 && lookingAround) || untold != nil else { return [] }
-    let ns = namespace.quoted
-    let rows = try await client.query(
-      """
-      SELECT o_removed, o_id, o_key, o_value, o_emitted, o_deliveries
-      FROM \(unescaped: ns).pace_settle(\(name), \(owner), \(finished),
-        \(configuration.lease.microseconds) * interval '1 microsecond', \(max(capacity, 0)), \(lookingAround),
-        \(untold != nil))
-      """,
-      logger: logger)
+    var bindings = PostgresBindings(capacity: 7)
+    bindings.append(name)
+    bindings.append(owner)
+    bindings.append(finished)
+    bindings.append(configuration.lease.microseconds)
+    bindings.append(Int64(max(capacity, 0)))
+    bindings.append(lookingAround)
+    bindings.append(untold != nil)
+    let rows = try await PreparedCall(prepared.settle, bindings).rows(on: client, logger: logger)
     var removed: Set<Int64> = []
     var leased: [LeasedEmission] = []
-    for try await (isRemoval, id, key, value, emitted, delivery) in rows.decode(
-      (Bool, Int64, String?, String?, Int64?, Int32?).self)
-    {
+    for try await row in rows {
+      let (isRemoval, id, key, value, emitted, delivery) = try row.decode(
+        (Bool, Int64, String?, String?, Int64?, Int32?).self)
       if isRemoval {
         removed.insert(id)
       } else if let key, let value, let emitted, let delivery {
@@ -607,12 +608,12 @@ extension FleetPacer {
   /// Reads the earliest due key and lease expiry of the pacer, and sets the
   /// local timer for the earlier, or for the safety poll.
   func setAlarm() async throws {
-    let ns = namespace.quoted
-    let rows = try await client.query(
-      "SELECT a_now, a_due, a_lease_end FROM \(unescaped: ns).pace_alarm(\(name))",
-      logger: logger)
+    var bindings = PostgresBindings(capacity: 1)
+    bindings.append(name)
+    let rows = try await PreparedCall(prepared.alarm, bindings).rows(on: client, logger: logger)
     var reading = AlarmReading(now: 0)
-    for try await (now, due, leaseEnd) in rows.decode((Int64, Int64?, Int64?).self) {
+    for try await row in rows {
+      let (now, due, leaseEnd) = try row.decode((Int64, Int64?, Int64?).self)
       reading = AlarmReading(now: now, due: due, leaseEnd: leaseEnd)
     }
     counters.withLock { $0.statements += 1 }

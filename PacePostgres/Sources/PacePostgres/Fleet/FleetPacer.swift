@@ -86,6 +86,8 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
   /// The built-in policy whose sends the database steps itself
   /// (`pace_send_step`), when the policy is one.
   let step: FleetStep?
+  /// The frequent calls, prepared on each connection.
+  let prepared: FleetCalls
   /// This worker's name on the leases it takes: its host, its process and
   /// 64 random bits, so that two pacers of one process differ. Short: it is
   /// in every outbox row (with a UUID's 36 characters, the row's record in
@@ -153,6 +155,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
     self.handler = handler
     self.fold = FleetFold(prototype: machine)
     self.step = FleetStep(machine)
+    self.prepared = FleetCalls(namespace: namespace)
   }
 
   /// Hands `value` to `key`'s policy, on the database's clock.
@@ -172,7 +175,6 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
   @discardableResult
   public func send(_ value: Value, for key: Key) async throws -> Date {
     let json = String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
-    let ns = namespace.quoted
     let keyText = key.description
     try await checkSchema()
     // The earliest deadline this process knows the fleet to have, for the
@@ -188,24 +190,30 @@ where Machine.Instant == DriverInstant, Machine.Value: Codable & Sendable {
       // a restart of PostgreSQL), and a send must fail, not hang.
       let (client, logger) = (client, logger)
       let grace = configuration.foldGrace.microseconds
-      let query: PostgresQuery
+      var bindings = PostgresBindings(capacity: 13)
+      bindings.append(name)
+      bindings.append(keyText)
+      bindings.append(json)
+      bindings.append(grace)
+      let call: PreparedCall
       if let step {
-        query = """
-          SELECT s_micros, s_due, s_told FROM \(unescaped: ns).pace_send_step(\(name), \(keyText), \(json)::jsonb,
-            \(grace) * interval '1 microsecond', \(step.policy.rawValue), \(step.interval), \(step.maxWait),
-            \(step.leading), \(step.trailing), \(configuration.keepsSendLog), \(known.read), \(known.lapses),
-            \(!configuration.pollsOnly))
-          """
+        bindings.append(step.policy.rawValue)
+        bindings.append(step.interval)
+        bindings.append(step.maxWait)
+        bindings.append(step.leading)
+        bindings.append(step.trailing)
+        bindings.append(configuration.keepsSendLog)
+        bindings.append(known.read)
+        bindings.append(known.lapses)
+        bindings.append(!configuration.pollsOnly)
+        call = PreparedCall(prepared.sendStep, bindings)
       } else {
-        query = """
-          SELECT \(unescaped: ns).pace_send(\(name), \(keyText), \(json)::jsonb, \(grace) * interval '1 microsecond'),
-            NULL::bigint, false
-          """
+        call = PreparedCall(prepared.send, bindings)
       }
       (instant, due, told) = try await withAnswerTimeout(configuration.answerTimeout) {
         var answer: (Int64, Int64?, Bool) = (0, nil, false)
-        for try await row in try await client.query(query, logger: logger).decode((Int64, Int64?, Bool).self) {
-          answer = row
+        for try await row in try await call.rows(on: client, logger: logger) {
+          answer = try row.decode((Int64, Int64?, Bool).self)
         }
         return answer
       }

@@ -50,6 +50,34 @@ struct FleetPacerTests {
     }
   }
 
+  @Test func twoNamespacesOnOneClient_namesAlikeButTheLast_eachPacerSendsToItsOwn() async throws {
+    // The calls are prepared per connection, by name: two namespaces whose
+    // names are alike for 62 characters, on one client (one pool), must
+    // never run each other's statements.
+    let prefix = "n" + String(repeating: "a", count: 61)
+    let first = try PaceNamespace(prefix + "1")
+    let second = try PaceNamespace(prefix + "2")
+    try await withMigratedNamespace(first) { client in
+      try await PaceSchema(namespace: second).migrate(on: client)
+      let logs = [EmissionLog<String>(), EmissionLog<String>()]
+      let pacers = [first, second].enumerated().map { index, namespace in
+        FleetPacer(.debounce(for: .milliseconds(300)), name: "saves", namespace: namespace, client: client, logger: testLogger) {
+          (emission: FleetEmission<String, String>) in logs[index].record(emission)
+        }
+      }
+      try await running(pacers[0]) {
+        try await running(pacers[1]) {
+          for round in 0..<5 {
+            try await pacers[0].send("first \(round)", for: "doc")
+            try await pacers[1].send("second \(round)", for: "doc")
+          }
+          #expect(try await logs[0].wait { !$0.isEmpty }.map(\.value) == ["first 4"])
+          #expect(try await logs[1].wait { !$0.isEmpty }.map(\.value) == ["second 4"])
+        }
+      }
+    }
+  }
+
   @Test func throttle_leadingAndTrailing_emitsFirstAtOnceAndLatestAtWindowEnd() async throws {
     try await withFleet { client in
       let log = EmissionLog<Int>()

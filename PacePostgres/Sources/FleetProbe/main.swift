@@ -21,7 +21,8 @@
 //
 // For the benchmark (PacePostgres/Benchmarks/fleet-compare): --duration-s D
 // sends to uniformly random keys for D seconds; --debounce-ms M makes every
-// key one trailing debounce; --floor does a bare upsert per send instead;
+// key one trailing debounce; --floor does a bare upsert per send instead
+// (--prepared: the same upsert as a statement prepared once per connection);
 // --polls-only makes the workers poll once a second, as job systems do;
 // --reference-lifecycle runs a minimal at-least-once fleet debounce instead,
 // not a pacer (ReferenceLifecycle.swift), claiming at most every
@@ -60,6 +61,7 @@ struct Options {
   var durationSeconds: Double?
   var rate: Double?
   var floor = false
+  var prepared = false
   var referenceLifecycle = false
   var claimGapMilliseconds = 15
   var pollsOnly = false
@@ -93,6 +95,7 @@ struct Options {
         guard let perSecond = Double(value()), perSecond > 0 else { fatalError("--rate takes a number of sends a second above 0") }
         rate = perSecond
       case "--floor": floor = true
+      case "--prepared": prepared = true
       case "--reference-lifecycle": referenceLifecycle = true
       case "--claim-gap-ms": claimGapMilliseconds = Int(value()) ?? 15
       case "--polls-only": pollsOnly = true
@@ -248,11 +251,16 @@ try await withThrowingTaskGroup(of: Void.self) { group in
     try await waitForStart()
     try await client.query("CREATE TABLE IF NOT EXISTS public.floor (key text PRIMARY KEY, value text)")
     let elapsed = try await sendAll { index, value in
-      try await client.query(
-        """
-        INSERT INTO public.floor (key, value) VALUES (\(scenario.key(index).key), \(value))
-        ON CONFLICT (key) DO UPDATE SET value = excluded.value
-        """)
+      if options.prepared {
+        // The same upsert prepared once per connection, as Pace's frequent calls are.
+        for try await _ in try await client.execute(FloorUpsert(key: scenario.key(index).key, value: value)) {}
+      } else {
+        try await client.query(
+          """
+          INSERT INTO public.floor (key, value) VALUES (\(scenario.key(index).key), \(value))
+          ON CONFLICT (key) DO UPDATE SET value = excluded.value
+          """)
+      }
     }
     say("S sends=\(sent.withLock { $0 }) statements=\(sent.withLock { $0 }) seconds=\(seconds(elapsed))")
     group.cancelAll()

@@ -13,9 +13,9 @@ import PostgresNIO
 /// the other statements stay unnamed.
 ///
 /// In three interleaved pairs of `fleet-compare`'s Pace run (2026-11-28,
-/// `PacePostgres/Benchmarks/NOTES.md`), preparing these took the server's
-/// CPU a send from 0.35–0.38 ms to 0.29–0.32 ms, and sent 1.06 to 1.25× as
-/// many.
+/// `PacePostgres/Benchmarks/NOTES.md`), preparing the send alone sent 1.20,
+/// 1.11 and 1.06× as many, the server's CPU a send 0.31 to 0.35 ms against
+/// 0.34 to 0.44 ms.
 struct FleetCalls: Sendable {
   let sendStep: PreparedCall.Text
   let send: PreparedCall.Text

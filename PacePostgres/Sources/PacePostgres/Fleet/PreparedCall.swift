@@ -26,34 +26,60 @@ struct PreparedCall: PostgresPreparedStatement {
   typealias Row = PostgresRow
 
   /// A statement: its name, its SQL text and the types of its parameters.
-  struct Text: Sendable, Hashable {
-    /// Short and unique in the process (`pace_fleet_1`, `pace_fleet_2`, …): the server
-    /// keeps 63 bytes of a statement's name, too few for a namespace's
-    /// name and a function's, and a connection must never run one
-    /// namespace's statement for another's.
-    let name: String
+  struct Text: Sendable {
+    /// Short and unique in the process (`pace_fleet_1`, `pace_fleet_2`, …):
+    /// the server keeps 63 bytes of a statement's name, too few for a
+    /// namespace's name and a function's, and a connection must never run
+    /// one namespace's statement for another's. A text gets a new name
+    /// after a call of it fails on the server (see ``rows(on:logger:)``).
+    var name: String { slot.name.withLock { $0 } }
     let sql: String
     let types: [PostgresDataType]
+    private let slot: Slot
 
     /// The statement of `sql`, whose parameters `$1`, `$2`, … are of `types`.
     init(sql: String, types: [PostgresDataType]) {
-      self.name = Text.names.withLock { names in
-        if let name = names[sql] { return name }
-        let name = "pace_fleet_\(names.count + 1)"
-        names[sql] = name
-        return name
+      self.slot = Text.names.withLock { names in
+        if let slot = names.slots[sql] { return slot }
+        let slot = Slot(name: names.nextName())
+        names.slots[sql] = slot
+        return slot
       }
       self.sql = sql
       self.types = types
     }
 
     private init() {
-      (name, sql, types) = ("", "", [])
+      (slot, sql, types) = (Slot(name: ""), "", [])
     }
 
-    /// The names given so far, by text. One entry per statement and
-    /// namespace used in the process.
-    private static let names = Mutex<[String: String]>([:])
+    /// Gives the text a name never used before: a connection on which it
+    /// failed to prepare (its namespace not there yet, a `DISCARD ALL`)
+    /// keeps that failure under the old name, and PostgresNIO returns it to
+    /// every later call of that name there.
+    func rename() {
+      let fresh = Text.names.withLock { $0.nextName() }
+      slot.name.withLock { $0 = fresh }
+    }
+
+    /// The name of every text with the same SQL.
+    private final class Slot: Sendable {
+      let name: Mutex<String>
+      init(name: String) { self.name = Mutex(name) }
+    }
+
+    private struct Names {
+      var slots: [String: Slot] = [:]
+      var given = 0
+      mutating func nextName() -> String {
+        given += 1
+        return "pace_fleet_\(given)"
+      }
+    }
+
+    /// The texts so far, one entry per statement and namespace used in the
+    /// process.
+    private static let names = Mutex(Names())
 
     static let none = Text()
   }
@@ -80,6 +106,13 @@ struct PreparedCall: PostgresPreparedStatement {
   /// Runs the call on a connection of `client`, preparing it there first if
   /// it was not yet; returns its rows.
   func rows(on client: PostgresClient, logger: Logger) async throws -> AsyncThrowingMapSequence<PostgresRowSequence, PostgresRow> {
-    try await Self.$current.withValue(text) { try await client.execute(self, logger: logger) }
+    do {
+      return try await Self.$current.withValue(text) { try await client.execute(self, logger: logger) }
+    } catch let error as PSQLError where error.serverInfo != nil {
+      // The server refused the call, maybe its preparation: the next call
+      // prepares it anew, under a new name, on whatever connection.
+      text.rename()
+      throw error
+    }
   }
 }

@@ -15,7 +15,7 @@ import PostgresNIO
 /// In three interleaved pairs of `fleet-compare`'s Pace run (2026-11-28,
 /// `PacePostgres/Benchmarks/NOTES.md`), preparing the send alone sent 1.20,
 /// 1.11 and 1.06× as many, the server's CPU a send 0.31 to 0.35 ms against
-/// 0.34 to 0.44 ms.
+/// 0.38 to 0.44 ms.
 struct FleetCalls: Sendable {
   let sendStep: PreparedCall.Text
   let send: PreparedCall.Text

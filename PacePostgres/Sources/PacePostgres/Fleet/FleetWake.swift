@@ -48,25 +48,12 @@ final class FleetWake: DeadlineHolder {
 
   /// Wakes the worker now, or at once when it next waits.
   func poke() {
-    let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-      state.poked = true
-      stopTimer(&state)
-      defer { state.waiter = nil }
-      return state.waiter
-    }
-    waiter?.resume()
+    state.withLock { pokeLocked(&$0) }?.resume()
   }
 
   /// The timer rang: a poke, unless the timer of `id` was stopped or set anew since.
   func deadlinePassed(_ id: UInt64) {
-    let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-      guard state.timer == id else { return nil }
-      state.timer = nil
-      state.poked = true
-      defer { state.waiter = nil }
-      return state.waiter
-    }
-    waiter?.resume()
+    state.withLock { state in state.timer == id ? pokeLocked(&state) : nil }?.resume()
   }
 
   /// A send of this process: wakes the worker now, or once the hold ends.
@@ -74,12 +61,7 @@ final class FleetWake: DeadlineHolder {
     let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
       let wasSent = state.sent
       state.sent = true
-      guard let held = state.sendsHeldUntil, held > .now else {
-        state.poked = true
-        stopTimer(&state)
-        defer { state.waiter = nil }
-        return state.waiter
-      }
+      guard let held = state.sendsHeldUntil, held > .now else { return pokeLocked(&state) }
       // The first send of the hold sets the timer; the others find it set.
       if state.waiter != nil, !wasSent { startTimer(&state) }
       return nil
@@ -140,6 +122,14 @@ final class FleetWake: DeadlineHolder {
     stopTimer(&state)
     guard let alarm = state.nextWake else { return }
     state.timer = watcher.add(self, deadline: alarm)
+  }
+
+  /// A poke, under the lock: returns the waiter to resume once it is released.
+  private func pokeLocked(_ state: inout State) -> CheckedContinuation<Void, Never>? {
+    state.poked = true
+    stopTimer(&state)
+    defer { state.waiter = nil }
+    return state.waiter
   }
 
   private func stopTimer(_ state: inout State) {

@@ -93,11 +93,14 @@ struct DriverCore<Machine: PacingStateMachine> where Machine.Instant == DriverIn
     armed.disarm()
   }
 
-  /// The driver is gone or cancelled: nothing more is armed or delivered.
+  /// The driver is gone or cancelled: nothing more is armed, and the value
+  /// the policy holds is dropped. What the policy already emitted (a flush, a
+  /// finish, a leading edge, a timer that fired) is dropped too, unless
+  /// `keepingEmitted`: a pacer released by its user still delivers it.
   @inlinable
-  mutating func shutDown() -> TimerCommand? {
+  mutating func shutDown(keepingEmitted: Bool = false) -> TimerCommand? {
     isShutDown = true
-    outbox.removeAll()
+    if !keepingEmitted { outbox.removeAll() }
     return disarm()
   }
 

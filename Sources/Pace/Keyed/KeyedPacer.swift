@@ -41,7 +41,7 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   }
 
   deinit {
-    storage.shutDown()
+    storage.shutDown(keepingEmitted: true)
   }
 
   /// Creates a keyed pacer that runs a copy of `machine` for each key; the

@@ -173,16 +173,19 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     forEveryKey { machine, now in machine.flushRequested(at: now) }
   }
 
-  /// The driver is gone: nothing more is armed or delivered.
+  /// The driver is gone: nothing more is armed, and what every key's policy
+  /// holds is dropped. What was already emitted (a flush, a leading edge, a
+  /// timer that fired) is dropped too, unless `keepingEmitted`: a keyed
+  /// pacer released by its user still delivers it.
   @usableFromInline
-  package func shutDown() {
+  package func shutDown(keepingEmitted: Bool = false) {
     let wasArmed = state.withLock { state -> Bool in
       state.isShutDown = true
       state.pendingKeys = 0
       state.slots.removeAll()
       publishIndex(&state)
       state.timers = Timers()
-      (state.outbox, state.outboxHead) = ([], 0)
+      if !keepingEmitted { (state.outbox, state.outboxHead) = ([], 0) }
       return state.armed.disarm() != nil
     }
     if wasArmed { scheduler.disarm(ObjectIdentifier(self)) }
@@ -399,7 +402,8 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   func deliver(isolation: isolated (any Actor)?) async {
     await deliverEach(isolation: isolation) {
       state.withLock { state -> (value: KeyedValue<Key, Value>, handler: PacerHandler<KeyedValue<Key, Value>>)? in
-        guard !state.isShutDown, state.outboxHead < state.outbox.count else {
+        // After a shut down, only what was emitted before it is left.
+        guard state.outboxHead < state.outbox.count else {
           state.isDelivering = false  // Under the same lock a sender checks it: none is left behind.
           state.outbox.removeAll(keepingCapacity: state.outbox.capacity <= TimerHeap<Key, Void>.retainedCapacity)
           state.outboxHead = 0

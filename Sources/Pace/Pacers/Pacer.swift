@@ -21,7 +21,9 @@
 /// handler. While the timer is armed it allocates nothing: it reads the clock,
 /// updates the policy under a lock and returns. The pacer keeps at most one
 /// timer, and neither the timer nor the handler keeps it alive: when it is
-/// released, what is pending is dropped and the handler is not called again.
+/// released, what its policy still holds is dropped, and only values it
+/// already emitted (by ``flush()``, a debounce's ``finish()``, a leading edge
+/// or a timer that fired) still reach the handler.
 ///
 /// The handler runs on the isolation of the code that created the pacer when
 /// that is an actor (the main actor for UI code), in a task; a plain

@@ -104,9 +104,11 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
     }
   }
 
-  /// The pacer is gone: drop what is pending, let the timer go, deliver nothing more.
+  /// The pacer is gone: drop what is pending, let the timer go. Values
+  /// already emitted are still delivered: a delivery holds the driver until
+  /// its outbox is empty.
   func shutDown() {
-    withLock { $0.shutDown(owner: self) }
+    withLock { $0.shutDown(owner: self, keepingEmitted: true) }
   }
 
   // MARK: Timer
@@ -201,7 +203,8 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
   func deliver(isolation: isolated (any Actor)?) async {
     await deliverEach(isolation: isolation) {
       withLock { state -> (value: Value, handler: PacerHandler<Value>)? in
-        while !state.core.isShutDown, let event = state.core.takeNext() {
+        // After a shut down, only what was emitted before it is left.
+        while let event = state.core.takeNext() {
           if case .value(let value) = event { return (value, state.handler) }
         }
         state.isDelivering = false

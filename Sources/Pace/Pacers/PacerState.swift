@@ -30,9 +30,10 @@ where Machine.Instant == DriverInstant, Machine.Value: Sendable {
 }
 
 extension PacerState {
-  /// The pacer is gone or cancelled: the core shuts down and lets its timer go.
+  /// The pacer is gone or cancelled: the core shuts down and lets its timer
+  /// go; `keepingEmitted` as ``DriverCore/shutDown(keepingEmitted:)`` says.
   @inlinable
-  mutating func shutDown(owner: AnyObject) {
-    if core.shutDown() == .disarm { scheduler.disarm(ObjectIdentifier(owner)) }
+  mutating func shutDown(owner: AnyObject, keepingEmitted: Bool = false) {
+    if core.shutDown(keepingEmitted: keepingEmitted) == .disarm { scheduler.disarm(ObjectIdentifier(owner)) }
   }
 }

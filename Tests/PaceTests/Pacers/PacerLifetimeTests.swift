@@ -112,6 +112,72 @@ import Testing
     #expect(saved.all.isEmpty)
   }
 
+  /// A flush emits: the value is on its way, and letting the pacer go at
+  /// once does not take it back (only what the policy still holds is dropped).
+  @Test func releasedRightAfterAFlush_orAFinish_stillDeliversWhatWasEmitted() async {
+    let clock = VirtualClock()
+    let recorder = Recorder<Int>()
+    weak var weakFlushed: Debouncer<Int>?
+    weak var weakFinished: Debouncer<Int>?
+    weak var weakThrottler: Throttler<Int>?
+    do {
+      let flushed = Debouncer<Int>(for: .frames(3), clock: clock, handler: recorder.record)
+      let finished = Debouncer<Int>(for: .frames(3), clock: clock, handler: recorder.record)
+      let throttler = Throttler<Int>(for: .frames(3), edges: .trailing, clock: clock, handler: recorder.record)
+      flushed.send(1)
+      flushed.flush()
+      finished.send(2)
+      finished.finish()  // A debounce's finish emits at once.
+      throttler.send(3)
+      throttler.flush()
+      throttler.send(4)  // Held by the policy until its window ends: dropped with the pacer.
+      weakFlushed = flushed
+      weakFinished = finished
+      weakThrottler = throttler
+    }
+    await clock.settle()
+    clock.advance(to: .frame(100))
+    await clock.settle()
+    #expect(recorder.all.sorted() == [1, 2, 3])
+    #expect(weakFlushed == nil)
+    #expect(weakFinished == nil)
+    #expect(weakThrottler == nil)
+    #expect(clock.pendingTimerCount == 0)
+  }
+
+  @MainActor @Test func mainActorHandler_releasedRightAfterAFlush_stillGetsTheValue() async {
+    let clock = VirtualClock()
+    let recorder = Recorder<String>()
+    do {
+      let debouncer = Debouncer<String>(for: .seconds(1), clock: clock) { @MainActor text in
+        MainActor.preconditionIsolated()
+        recorder.record(text)
+      }
+      debouncer.send("draft")
+      debouncer.flush()  // The delivery waits for the main actor, which this test holds…
+    }  // …while the pacer goes.
+    await clock.settle()
+    #expect(recorder.all == ["draft"])
+  }
+
+  @Test func keyedPacer_releasedRightAfterFlushAll_deliversEveryKey_andDropsNothingEmitted() async {
+    let clock = VirtualClock()
+    let recorder = Recorder<String>()
+    do {
+      let keyed = KeyedDebouncer<Int, String>(.debounce(for: .seconds(1)), clock: clock) { key, value in
+        recorder.record("\(key):\(value)")
+      }
+      for key in 0..<100 { keyed.send("v", for: key) }
+      keyed.flushAll()
+      keyed.send("late", for: 1_000)  // Still held by its policy when the pacer goes: dropped.
+    }
+    await clock.settle()
+    clock.advance(by: .seconds(10))
+    await clock.settle()
+    #expect(recorder.all.count == 100)
+    #expect(Set(recorder.all) == Set((0..<100).map { "\($0):v" }))
+  }
+
   @Test func ownerLetGoWhileADeliveryIsOnItsWay_getsTheValue_thenIsFreed() async {
     let clock = VirtualClock()
     let saved = Recorder<String>()

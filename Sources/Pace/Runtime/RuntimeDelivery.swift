@@ -5,7 +5,9 @@
 
 /// The runtime's one entry for delivery: where a driver's handlers run.
 ///
-/// A delivery on an actor runs in a task on that actor, on every platform.
+/// A delivery on an actor runs in a task on that actor, on every platform;
+/// one on the main actor is enqueued there directly, so that a busy
+/// cooperative pool cannot hold back a handler whose main thread is free.
 /// One with no isolation runs, with Linux's native runtime, on Pace's
 /// delivery threads (never the cooperative pool, which a blocking handler
 /// would stall); with the portable runtime (every other platform, and Linux
@@ -32,6 +34,14 @@ func startDelivery(
     }
   #endif
   let owner = TimerOwner(owner)
+  if let isolation, isolation === MainActor.shared {
+    // Enqueued on the main actor itself: a task with no isolation would first
+    // wait for a thread of the cooperative pool, busy or not, to hop from.
+    Task { @MainActor in
+      await onIsolation(owner.object, MainActor.shared)
+    }
+    return
+  }
   Task {
     await onIsolation(owner.object, isolation)
   }

@@ -126,9 +126,9 @@ final class InteractiveDemo {
       screen += "  no results"
     }
     screen += model.isLoading ? "   (searching...)\n\n" : "\n\n"
-    let count = { (count: Int, one: String, many: String) in "\(count) \(count == 1 ? one : many)" }
-    screen += "  \(count(keystrokes, "keystroke", "keystrokes")) -> \(count(searches.count, "search", "searches")) -> "
-      + "\(count(suppressed, "stale answer", "stale answers")) suppressed\n\n"
+    let counted = { (number: Int, one: String, many: String) in "\(number) \(number == 1 ? one : many)" }
+    screen += "  \(counted(keystrokes, "keystroke", "keystrokes")) -> \(counted(searches.count, "search", "searches")) -> "
+      + "\(counted(suppressed, "stale answer", "stale answers")) suppressed\n\n"
     screen += "  what happened, latest last:\n"
     screen += log.suffix(14).joined(separator: "\n") + "\n"
     FileDescriptorOutput.standardOutput.write(screen)
